@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// pybind11 bindings of the native core: fastlaunch._core.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "cuda_launch.h"
+#include "npu_launch.h"
+#include "plan.h"
+
+namespace py = pybind11;
+using namespace fastlaunch;
+
+namespace {
+
+std::shared_ptr<Plan> MakePlan(const std::string& abi,
+                               const std::vector<std::string>& signature,
+                               const std::vector<std::string>& names,
+                               std::optional<size_t> runtime_arg_count,
+                               const std::vector<size_t>& positions,
+                               std::optional<size_t> input_count,
+                               const py::tuple& fixed_args, bool ffts,
+                               uint64_t ffts_addr, bool pure_simt,
+                               int n_scratch,
+                               std::optional<std::array<int64_t, 3>> grid) {
+  PlanOptions o;
+  o.abi = ParseAbi(abi);
+  o.signature = signature;
+  o.names = names;
+  o.runtime_arg_count = runtime_arg_count.value_or(SIZE_MAX);
+  o.positions = positions;
+  o.input_count = input_count.value_or(SIZE_MAX);
+  o.fixed_args = fixed_args.ptr();
+  o.ffts = ffts;
+  o.ffts_addr = ffts_addr;
+  o.pure_simt = pure_simt;
+  o.n_scratch = n_scratch;
+  o.static_grid = grid;
+  return std::make_shared<Plan>(o);
+}
+
+py::bytes Pack(const Plan& plan, const py::tuple& args,
+               std::optional<std::array<int64_t, 3>> grid, uint64_t workspace,
+               uint64_t sync_lock) {
+  if (grid) plan.CheckGrid((*grid)[0], (*grid)[1], (*grid)[2]);
+  if (!grid && !plan.has_static_grid() && plan.abi() == Abi::Npu) {
+    throw InputError("grid: got None, expected 3 ints (the plan has no "
+                     "static grid)");
+  }
+  std::vector<uint8_t> out;
+  plan.Pack(args.ptr(), grid ? grid->data() : nullptr, workspace, sync_lock,
+            &out);
+  return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+}
+
+cann::Submit SubmitFromCapsule(const py::object& capsule) {
+  if (capsule.is_none()) return nullptr;
+  void* p = PyCapsule_GetPointer(capsule.ptr(), cann::kSubmitCapsule);
+  if (p == nullptr) throw py::error_already_set();
+  return reinterpret_cast<cann::Submit>(p);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "fastlaunch native core: plans, packing and launch backends";
+  auto input_error =
+      py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  py::register_exception<GridError>(m, "GridError", input_error.ptr());
+  py::register_exception<DeviceMismatch>(m, "DeviceMismatch",
+                                         input_error.ptr());
+  py::register_exception<LaunchError>(m, "LaunchError", PyExc_RuntimeError);
+
+  py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
+      .def(py::init(&MakePlan), py::arg("abi"), py::arg("signature"),
+           py::kw_only(), py::arg("names") = std::vector<std::string>{},
+           py::arg("runtime_arg_count") = py::none(),
+           py::arg("positions") = std::vector<size_t>{},
+           py::arg("input_count") = py::none(),
+           py::arg("fixed_args") = py::tuple(), py::arg("ffts") = false,
+           py::arg("ffts_addr") = 0, py::arg("pure_simt") = false,
+           py::arg("n_scratch") = 2, py::arg("static_grid") = py::none())
+      .def_property_readonly("abi",
+                             [](const Plan& p) {
+                               return p.abi() == Abi::Npu ? "npu" : "cuda";
+                             })
+      .def_property_readonly("size", &Plan::size)
+      .def_property_readonly("runtime_arg_count", &Plan::runtime_arg_count)
+      .def_property_readonly("input_count", &Plan::input_count)
+      .def_property_readonly("has_static_grid", &Plan::has_static_grid)
+      .def_property_readonly("has_hidden_slots", &Plan::has_hidden_slots)
+      .def_property_readonly("fields",
+                             [](const Plan& p) {
+                               py::list out;
+                               for (const auto& f : p.fields()) {
+                                 out.append(py::make_tuple(f.name, f.offset,
+                                                           f.size));
+                               }
+                               return out;
+                             })
+      .def("check_grid", &Plan::CheckGrid)
+      .def("pack", &Pack, py::arg("args"), py::arg("grid") = py::none(),
+           py::arg("workspace") = 0, py::arg("sync_lock") = 0);
+
+  m.def("cuda_driver_status", &CudaDriverStatus);
+  m.def("cuda_param_info", &CudaParamInfo);
+  m.def("cuda_current_device", &CudaCurrentDevice);
+  py::class_<CudaLauncher>(m, "CudaLauncher")
+      .def(py::init<std::shared_ptr<Plan>, uint64_t, int, unsigned, int>(),
+           py::arg("plan"), py::arg("function"), py::arg("num_warps"),
+           py::arg("shared"), py::arg("device"))
+      .def_property_readonly("device", &CudaLauncher::device)
+      .def_property_readonly("block_x", &CudaLauncher::block_x)
+      .def_property_readonly("shared", &CudaLauncher::shared_bytes)
+      .def("launch",
+           [](const CudaLauncher& l, uint64_t stream, int64_t g0, int64_t g1,
+              int64_t g2, const py::tuple& args) {
+             return l.Launch(stream, g0, g1, g2, args.ptr());
+           });
+
+  py::class_<NpuRuntime, std::shared_ptr<NpuRuntime>>(m, "NpuRuntime")
+      .def(py::init<const std::vector<std::string>&>(), py::arg("libraries"))
+      .def_property_readonly("launch_api", &NpuRuntime::launch_api)
+      .def_property_readonly("missing", &NpuRuntime::missing)
+      .def_property_readonly("has_simt_launch", &NpuRuntime::has_simt_launch)
+      .def("ffts_address", &NpuRuntime::FftsAddress);
+  py::class_<NpuLauncher>(m, "NpuLauncher")
+      .def(py::init([](std::shared_ptr<Plan> plan,
+                       std::shared_ptr<NpuRuntime> runtime,
+                       const std::string& name, uint64_t function, bool simt,
+                       uint32_t dyn_ubuf_size, const py::object& submit) {
+             return new NpuLauncher(std::move(plan), std::move(runtime), name,
+                                    function, simt, dyn_ubuf_size,
+                                    SubmitFromCapsule(submit));
+           }),
+           py::arg("plan"), py::arg("runtime"), py::arg("name"),
+           py::arg("function"), py::arg("simt"), py::arg("dyn_ubuf_size"),
+           py::arg("submit") = py::none())
+      .def_property_readonly("api", &NpuLauncher::api)
+      .def_property_readonly("queued", &NpuLauncher::queued)
+      .def("launch",
+           [](const NpuLauncher& l, uint64_t stream, int64_t g0, int64_t g1,
+              int64_t g2, const py::tuple& args, uint64_t workspace,
+              uint64_t sync_lock) {
+             l.Launch(stream, g0, g1, g2, args.ptr(), workspace, sync_lock);
+           },
+           py::arg("stream"), py::arg("g0"), py::arg("g1"), py::arg("g2"),
+           py::arg("args"), py::arg("workspace") = 0,
+           py::arg("sync_lock") = 0);
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// The few CANN runtime types the NPU launch path passes across the ABI.
+//
+// fastlaunch resolves CANN at run time and builds without it, so these are
+// declared here. tests/unit/test_npu_abi_headers.py compiles them beside the
+// real acl/acl_rt.h shipped in the torch-npu wheel and static_asserts every
+// size, offset and enum value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fastlaunch::cann {
+
+// acl/acl_rt.h
+enum LaunchKernelAttrId : int32_t { kAttrDynUbufSize = 2 };
+
+union LaunchKernelAttrValue {
+  uint8_t schem_mode;
+  uint32_t dyn_ubuf_size;
+  uint32_t rsv[4];
+};
+
+struct LaunchKernelAttr {
+  LaunchKernelAttrId id;
+  LaunchKernelAttrValue value;
+};
+
+struct LaunchKernelCfg {
+  LaunchKernelAttr* attrs;
+  size_t num_attrs;
+};
+
+using AclLaunchWithHostArgs = int (*)(void* func, uint32_t block_dim,
+                                      void* stream, LaunchKernelCfg* cfg,
+                                      void* host_args, size_t args_size,
+                                      void* place_holders,
+                                      size_t place_holder_num);
+using AclGetHardwareSyncAddr = int (*)(void** addr);
+
+// runtime (rt) API of older CANN. rtArgsEx_t: CANN 8 declares 32-bit tiling
+// offsets (40 bytes), torch_npu's hacl_rt.h 16-bit ones (32 bytes). Only
+// args (offset 0) and argsSize (offset 16) are set, everything else is zero,
+// so the 40-byte zeroed form reads the same under both declarations.
+struct RtArgsEx {
+  void* args;
+  void* host_input_info;
+  uint32_t args_size;
+  uint32_t tiling_addr_offset;
+  uint32_t tiling_data_offset;
+  uint16_t host_input_info_num;
+  uint8_t has_tiling;
+  uint8_t is_no_need_h2d_copy;
+  uint8_t reserved[4];
+};
+static_assert(sizeof(RtArgsEx) == 40, "rtArgsEx_t mirror");
+static_assert(offsetof(RtArgsEx, args_size) == 16, "rtArgsEx_t.argsSize");
+
+// rtTaskCfgInfo_t: localMemorySize at offset 12, 16 bytes in all.
+struct RtTaskCfgInfo {
+  uint8_t qos;
+  uint8_t part_id;
+  uint8_t schem_mode;
+  bool d2d_cross_flag;
+  uint32_t block_dim_offset;
+  uint8_t dump_flag;
+  uint8_t never_timeout;
+  uint8_t rev[2];
+  uint32_t local_memory_size;
+};
+static_assert(sizeof(RtTaskCfgInfo) == 16, "rtTaskCfgInfo_t mirror");
+static_assert(offsetof(RtTaskCfgInfo, local_memory_size) == 12,
+              "rtTaskCfgInfo_t.localMemorySize");
+
+using RtKernelLaunch = int (*)(const void* stub, uint32_t block_dim, void* args,
+                               uint32_t args_size, void* sm_desc, void* stream);
+using RtKernelLaunchWithFlagV2 = int (*)(const void* stub, uint32_t block_dim,
+                                         RtArgsEx* args_info, void* sm_desc,
+                                         void* stream, uint32_t flag,
+                                         const RtTaskCfgInfo* cfg);
+using RtGetC2cCtrlAddr = int (*)(uint64_t* addr, uint32_t* len);
+
+// Task-queue submission, provided by the torch_npu shim (an OpCommand custom
+// handler). `run` launches and returns the runtime's code; `release` frees
+// the context exactly once, after `run` or when the task is dropped.
+using TaskRun = int (*)(void* ctx);
+using TaskRelease = void (*)(void* ctx);
+using Submit = int (*)(const char* name, TaskRun run, TaskRelease release,
+                       void* ctx);
+constexpr const char* kSubmitCapsule = "fastlaunch.npu_submit";
+
+}  // namespace fastlaunch::cann

@@ -1,0 +1,286 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Per-call-site routing between the planned launch and the original path.
+
+Generated wrapper code calls ``bind(metadata, autotuner, call_slot=slot)``
+once per call site and then calls the bound object exactly like
+``autotuner.run``. Decision order, per call:
+
+1. a full-entry reason (fixed at bind, or per call: profiler, benchmark_run,
+   kwargs, debug mode) -> ``autotuner.run``;
+2. a plan whose launcher is still the selected one -> planned launch;
+3. a negative entry for the selected launcher -> that launcher, directly;
+4. otherwise ``autotuner.run``, then try to promote the now-settled launcher.
+
+A kernel is never submitted twice: once a backend's launch was entered, any
+error propagates.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import backends, config, stats
+from .backends.base import Backend, KernelSpec
+from .errors import CallRefused, FastLaunchError, PlanUnavailable
+
+log = logging.getLogger(__name__)
+
+SPEC_ATTR = "_fastlaunch_spec"        # KernelSpec set on a launcher by an integration
+REFUSAL_ATTR = "_fastlaunch_refusal"  # or the reason it could not describe the launcher
+
+
+def _profiler_enabled() -> bool:
+    profiler = sys.modules.get("torch.autograd.profiler")
+    return bool(profiler is not None and profiler._is_profiler_enabled)
+
+
+def _single_launcher(autotuner: Any) -> object:
+    launchers = autotuner.launchers
+    return launchers[0] if len(launchers) == 1 else None
+
+
+def _best_launcher(autotuner: Any) -> object:
+    return autotuner.best_launcher
+
+
+def _is_grouped(autotuner: Any) -> bool:
+    meta = getattr(autotuner, "inductor_meta", None) or {}
+    return bool(meta.get("group_enabled")) or hasattr(autotuner, "best_launcher_map")
+
+
+def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] = ()) -> str:
+    """Reasons fixed for the life of a bound call site ("" when none)."""
+    if not config.get().enabled:
+        return "disabled"
+    for reason, active in extra:
+        if active:
+            return reason
+    if getattr(autotuner, "triton_interpret", False):
+        return "triton_interpret"
+    if getattr(autotuner, "dump_launch_params", False):
+        return "dump_launch_params"
+    return ""
+
+
+class PlannedLaunch:
+    """A plan bound to one launcher: the steady-state call."""
+
+    __slots__ = ("backend", "fixed", "grid", "hooks", "input_count", "launcher", "plan",
+                 "spec", "static_grid")
+
+    def __init__(self, backend: Backend, launcher: object, spec: KernelSpec, plan: Any,
+                 input_count: int, fixed: tuple) -> None:
+        self.backend = backend
+        self.launcher = launcher
+        self.spec = spec
+        self.plan = plan
+        self.input_count = input_count
+        self.fixed = fixed
+        self.grid = spec.grid
+        self.static_grid = spec.static_grid
+        self.hooks = spec.hooks
+
+    def hooks_active(self) -> bool:
+        return any(len(h) for h in self.hooks)
+
+    def __call__(self, args: tuple, stream: object) -> None:
+        if len(args) != self.input_count:
+            raise PlanUnavailable("arg_count_mismatch",
+                                  detail=f"got {len(args)} args, expected {self.input_count}")
+        if stream is None:
+            raise _refused("stream_none", "stream: got None, expected a raw stream handle")
+        grid = self.static_grid
+        if grid is None:
+            try:
+                grid = self.grid(*args, *self.fixed)
+            except Exception as err:  # the original launcher would evaluate it again
+                raise _refused("grid_resolver_error", f"{type(err).__name__}: {err}") from err
+            if len(grid) != 3:
+                raise _refused("grid_rank", f"grid: got {len(grid)} values, expected 3")
+        try:
+            self.backend.launch(self.plan, stream, grid, args)
+        except FastLaunchError:
+            raise
+        except Exception as err:
+            raise FastLaunchError("backend_error", submitted=True,
+                                  detail=f"{type(err).__name__}: {err}") from err
+
+
+def _refused(reason: str, detail: str) -> CallRefused:
+    return CallRefused(reason, detail=detail)
+
+
+def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
+                        metadata: dict, args: tuple) -> PlannedLaunch:
+    """Build the plan for a settled launcher or raise PlanUnavailable."""
+    spec = getattr(launcher, SPEC_ATTR, None)
+    if spec is None:
+        raise PlanUnavailable(getattr(launcher, REFUSAL_ATTR, None) or "launcher_metadata_missing")
+    expected = metadata.get("arg_count")
+    if expected is not None and expected != len(args):
+        raise PlanUnavailable("callsite_schema_conflict",
+                              detail=f"call site passes {len(args)} args, codegen said {expected}")
+    fixed = tuple(getattr(autotuner, "best_runtime_blocks", None) or ())
+    if not spec.handle:
+        raise PlanUnavailable("kernel_handle_missing")
+    plan = backend.make_plan(spec, input_count=len(args), fixed_args=fixed)
+    return PlannedLaunch(backend, launcher, spec, plan, len(args), fixed)
+
+
+class BoundLaunch:
+    """One call site's router; stands in for ``autotuner.run``."""
+
+    __slots__ = ("_direct", "_negative", "_probes", "_ran", "_selected", "_static_reason",
+                 "autotuner", "backend_for", "metadata")
+
+    def __init__(self, autotuner: Any, metadata: dict, *,
+                 backend_for: Callable[[], Backend] | None = None,
+                 probes: Sequence[tuple[str, Callable[[], bool]]] = (),
+                 static_reasons: Sequence[tuple[str, bool]] = ()) -> None:
+        self.autotuner = autotuner
+        self.metadata = dict(metadata)
+        abi = self.metadata.get("abi", "npu")
+        self.backend_for = backend_for or (lambda: backends.for_abi(abi))
+        self._probes = tuple(probes)
+        self._static_reason = static_full_entry_reason(autotuner, static_reasons)
+        self._selected = (_best_launcher if hasattr(autotuner, "best_launcher")
+                          else _single_launcher)
+        self._direct: PlannedLaunch | None = None
+        self._negative: object = None
+        self._ran = False
+
+    @property
+    def plan(self) -> PlannedLaunch | None:
+        return self._direct
+
+    def _full_entry_reason(self, benchmark_run: bool, kwargs: dict) -> str:
+        if self._static_reason:
+            return self._static_reason
+        if benchmark_run:
+            return "benchmark_run"
+        if kwargs:
+            return "kwargs"
+        if _profiler_enabled():
+            return "profiler"
+        for reason, probe in self._probes:
+            if probe():
+                return reason
+        return ""
+
+    def __call__(self, *args: object, stream: object, benchmark_run: bool = False,
+                 **kwargs: object) -> object:
+        reason = self._full_entry_reason(benchmark_run, kwargs)
+        if reason:
+            stats.fallback(reason)
+            return self.autotuner.run(*args, stream=stream, benchmark_run=benchmark_run, **kwargs)
+        direct = self._direct
+        if direct is not None:
+            if self._selected(self.autotuner) is direct.launcher:
+                return self._call_direct(direct, args, stream)
+            self._direct = None
+            stats.count("plan.invalidated")
+        if self._negative is not None:
+            launcher = self._selected(self.autotuner)
+            if launcher is self._negative:
+                stats.fallback("negative_cache")
+                return launcher(*self._canonical(args), stream=stream)
+            self._negative = None
+            stats.count("negative.invalidated")
+        if self._ran and self._try_promote(args):
+            return self._call_direct(self._direct, args, stream)
+        stats.fallback("warming_up")
+        result = self.autotuner.run(*args, stream=stream)
+        self._ran = True
+        self._try_promote(args)
+        return result
+
+    def _canonical(self, args: tuple) -> tuple:
+        blocks = getattr(self.autotuner, "best_runtime_blocks", None)
+        if not blocks:
+            return args
+        build = getattr(self.autotuner, "_build_runtime_launch_args", None)
+        return tuple(build(args, blocks)) if build is not None else (*args, *blocks)
+
+    def _stable_launcher(self) -> object:
+        autotuner = self.autotuner
+        launchers = getattr(autotuner, "launchers", None)
+        if not launchers or len(launchers) != 1:
+            return None
+        launcher = launchers[0]
+        if hasattr(launcher, "fallback") or self._selected(autotuner) is not launcher:
+            return None
+        if getattr(launcher, "store_cubin", False) and not getattr(autotuner,
+                                                                   "cuda_kernel_saved", False):
+            return None
+        meta = getattr(autotuner, "inductor_meta", None) or {}
+        cfg = getattr(launcher, "config", None)
+        if meta.get("coordinate_descent_tuning") and cfg is not None and not getattr(
+                cfg, "found_by_coordesc", True):
+            return None
+        return launcher
+
+    def _try_promote(self, args: tuple) -> bool:
+        launcher = self._stable_launcher()
+        if launcher is None or launcher is self._negative:
+            return False
+        try:
+            self._direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
+                                               self.metadata, args)
+        except FastLaunchError as err:
+            stats.count("plan.refused." + err.reason)
+            log.info("fastlaunch: no plan for %s: %s", self.metadata.get("kernel_name"), err)
+            if err.stable:
+                self._negative = launcher
+            return False
+        self._negative = None
+        stats.count("plan.created")
+        log.debug("fastlaunch: planned %s", self.metadata.get("kernel_name"))
+        return True
+
+    def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
+        if direct.hooks and direct.hooks_active():
+            stats.fallback("launch_hooks")
+            return direct.launcher(*self._canonical(args), stream=stream)
+        try:
+            direct(args, stream)
+        except FastLaunchError as err:
+            if not err.recoverable:
+                stats.count("error." + err.reason)
+                raise
+            stats.fallback(err.reason)
+            if err.stable:
+                self._direct = None
+                self._negative = direct.launcher
+            return self.autotuner.run(*args, stream=stream)
+        stats.hit()
+        return None
+
+
+# Per-ABI extra bind options (probes, static reasons), set by integrations.
+_bind_options: dict[str, Callable[[Any], dict]] = {}
+
+
+def register_bind_options(abi: str, provider: Callable[[Any], dict] | None) -> None:
+    if provider is None:
+        _bind_options.pop(abi, None)
+    else:
+        _bind_options[abi] = provider
+
+
+def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
+         **options: Any) -> Callable[..., object]:
+    """The callable a generated call site uses in place of ``autotuner.run``."""
+    if _is_grouped(autotuner):
+        stats.count("bind.grouped_autotuner")
+        bound: Callable[..., object] = autotuner.run
+    else:
+        provider = _bind_options.get(metadata.get("abi", ""))
+        if provider is not None and not options:
+            options = provider(autotuner)
+        bound = BoundLaunch(autotuner, metadata, **options)
+    if call_slot is not None:
+        call_slot[0] = bound
+    return bound

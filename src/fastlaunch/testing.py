@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Packing entry points for tests and tools: the native path and its numpy twin."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import abi
+from .errors import CallRefused, FastLaunchError
+
+
+def native_plan(abi_name: str, signature: Sequence[str], *, names: Sequence[str] | None = None,
+                ffts: bool = False, ffts_addr: int = 0, pure_simt: bool = False,
+                n_scratch: int = 2):
+    """A ``fastlaunch._core.Plan`` (errors as FastLaunchError)."""
+    from . import _core
+
+    try:
+        return _core.Plan(abi_name, list(signature), names=list(names or []), ffts=ffts,
+                          ffts_addr=ffts_addr, pure_simt=pure_simt, n_scratch=n_scratch)
+    except _core.InputError as err:
+        raise FastLaunchError("bad_plan", detail=str(err)) from None
+
+
+def pack_bytes(abi_name: str, signature: Sequence[str], args: Sequence[object],
+               grid: Sequence[int] | None = None, *, workspace: int = 0, sync_lock: int = 0,
+               **abi_flags: object) -> bytes:
+    """One launch buffer packed by the C++ core."""
+    from . import _core
+
+    plan = native_plan(abi_name, signature, **abi_flags)  # type: ignore[arg-type]
+    if grid is not None and len(grid) != 3:
+        raise CallRefused("grid_rank", detail=f"grid: got {len(grid)} values, expected 3")
+    try:
+        return plan.pack(tuple(args), None if grid is None else tuple(grid), workspace=workspace,
+                         sync_lock=sync_lock)
+    except _core.GridError as err:
+        raise CallRefused("grid_out_of_range", detail=str(err)) from None
+    except _core.InputError as err:
+        raise FastLaunchError("bad_argument", detail=str(err)) from None
+
+
+def pack_bytes_reference(abi_name: str, signature: Sequence[str], args: Sequence[object],
+                         grid: Sequence[int] | None = None, **abi_flags: object) -> bytes:
+    """The same buffer from the numpy reference packer."""
+    return abi.pack(abi_name, signature, args, grid, **abi_flags)  # type: ignore[arg-type]
