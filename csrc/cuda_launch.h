@@ -42,7 +42,7 @@ class CudaLauncher {
   bool Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
               PyObject* args) const;
 
-  const Plan& plan() const { return *plan_; }
+  std::shared_ptr<Plan> plan() const { return plan_; }
   int device() const { return device_; }
   unsigned block_x() const { return block_x_; }
   unsigned shared_bytes() const { return shared_; }

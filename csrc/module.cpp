@@ -104,10 +104,11 @@ PYBIND11_MODULE(_core, m) {
   m.def("cuda_driver_status", &CudaDriverStatus);
   m.def("cuda_param_info", &CudaParamInfo);
   m.def("cuda_current_device", &CudaCurrentDevice);
-  py::class_<CudaLauncher>(m, "CudaLauncher")
+  py::class_<CudaLauncher>(m, "CudaLauncher", py::dynamic_attr())
       .def(py::init<std::shared_ptr<Plan>, uint64_t, int, unsigned, int>(),
            py::arg("plan"), py::arg("function"), py::arg("num_warps"),
            py::arg("shared"), py::arg("device"))
+      .def_property_readonly("plan", &CudaLauncher::plan)
       .def_property_readonly("device", &CudaLauncher::device)
       .def_property_readonly("block_x", &CudaLauncher::block_x)
       .def_property_readonly("shared", &CudaLauncher::shared_bytes)
@@ -123,7 +124,7 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("missing", &NpuRuntime::missing)
       .def_property_readonly("has_simt_launch", &NpuRuntime::has_simt_launch)
       .def("ffts_address", &NpuRuntime::FftsAddress);
-  py::class_<NpuLauncher>(m, "NpuLauncher")
+  py::class_<NpuLauncher>(m, "NpuLauncher", py::dynamic_attr())
       .def(py::init([](std::shared_ptr<Plan> plan,
                        std::shared_ptr<NpuRuntime> runtime,
                        const std::string& name, uint64_t function, bool simt,
@@ -135,6 +136,7 @@ PYBIND11_MODULE(_core, m) {
            py::arg("plan"), py::arg("runtime"), py::arg("name"),
            py::arg("function"), py::arg("simt"), py::arg("dyn_ubuf_size"),
            py::arg("submit") = py::none())
+      .def_property_readonly("plan", &NpuLauncher::plan)
       .def_property_readonly("api", &NpuLauncher::api)
       .def_property_readonly("queued", &NpuLauncher::queued)
       .def("launch",

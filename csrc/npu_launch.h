@@ -50,7 +50,7 @@ class NpuLauncher {
               PyObject* args, uint64_t workspace, uint64_t sync_lock) const;
 
   std::string api() const;
-  const Plan& plan() const { return *plan_; }
+  std::shared_ptr<Plan> plan() const { return plan_; }
   bool queued() const { return submit_ != nullptr; }
 
  private:

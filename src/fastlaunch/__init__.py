@@ -5,8 +5,8 @@ Importing this package does not import torch; integrations install
 themselves when the matching Inductor backend loads (see ``autoload``).
 """
 
+from .counters import reset_stats, stats
 from .errors import CallRefused, FastLaunchError, PlanUnavailable
-from .stats import reset_stats, stats
 
 __version__ = "0.1.0"
 __all__ = ["CallRefused", "FastLaunchError", "PlanUnavailable", "__version__", "reset_stats",

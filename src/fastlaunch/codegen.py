@@ -9,6 +9,8 @@ in the body, a lazy bind on first call, then a call shaped like
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Callable
 
 IMPORT_LINE = "from fastlaunch.routing import bind as _fastlaunch_bind"
 
@@ -38,3 +40,45 @@ def emit(*, kernel_name: str, call_args: str, stream: str, meta: dict, index: in
         if call_args else f"{indent}_fastlaunch_fn(stream={stream})",
     )
     return CallSite(header, body)
+
+
+def _root(wrapper: object) -> object:
+    get_root = getattr(wrapper, "get_root_graph", None)
+    return get_root() if callable(get_root) else wrapper
+
+
+def rewrite_run_line(wrapper: object, kernel_name: str, arg_count: int, abi: str,
+                     graph_id: str, generate: Callable[[], object]) -> object:
+    """Run ``generate`` (the original codegen for one call) and replace the
+    ``kernel.run(args, stream=s)`` line it writes with a fastlaunch call site.
+
+    Everything else the original writes (stream setup, debug printer, autotune
+    blocks) is kept in order. Module-level names go to the root wrapper's
+    imports, so partition subgraphs share one set.
+    """
+    pattern = re.compile(rf"^(\s*){re.escape(kernel_name)}\.run\((.*?),?\s*stream=(\w+)\)$")
+    lines: list[object] = []
+    wrapper.writeline = lines.append  # type: ignore[attr-defined]
+    try:
+        result = generate()
+    finally:
+        del wrapper.writeline  # type: ignore[attr-defined]
+    root = _root(wrapper)
+    for line in lines:
+        match = pattern.match(line) if isinstance(line, str) else None
+        if match is None:
+            wrapper.writeline(line)  # type: ignore[attr-defined]
+            continue
+        index = getattr(root, "_fastlaunch_sites", 0)
+        root._fastlaunch_sites = index + 1  # type: ignore[attr-defined]
+        if index == 0:
+            root.imports.writeline(IMPORT_LINE)  # type: ignore[attr-defined]
+        meta = metadata(kernel_name=kernel_name, arg_count=arg_count, graph_id=graph_id,
+                        index=index, abi=abi)
+        site = emit(kernel_name=kernel_name, call_args=match.group(2), stream=match.group(3),
+                    meta=meta, index=index, indent=match.group(1))
+        for header_line in site.header:
+            root.imports.writeline(header_line)  # type: ignore[attr-defined]
+        for body_line in site.body:
+            wrapper.writeline(body_line)  # type: ignore[attr-defined]
+    return result

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import backends, config, stats
+from . import backends, config, counters
 from .backends.base import Backend, KernelSpec
 from .errors import CallRefused, FastLaunchError, PlanUnavailable
 
@@ -174,24 +174,24 @@ class BoundLaunch:
                  **kwargs: object) -> object:
         reason = self._full_entry_reason(benchmark_run, kwargs)
         if reason:
-            stats.fallback(reason)
+            counters.fallback(reason)
             return self.autotuner.run(*args, stream=stream, benchmark_run=benchmark_run, **kwargs)
         direct = self._direct
         if direct is not None:
             if self._selected(self.autotuner) is direct.launcher:
                 return self._call_direct(direct, args, stream)
             self._direct = None
-            stats.count("plan.invalidated")
+            counters.count("plan.invalidated")
         if self._negative is not None:
             launcher = self._selected(self.autotuner)
             if launcher is self._negative:
-                stats.fallback("negative_cache")
+                counters.fallback("negative_cache")
                 return launcher(*self._canonical(args), stream=stream)
             self._negative = None
-            stats.count("negative.invalidated")
+            counters.count("negative.invalidated")
         if self._ran and self._try_promote(args):
             return self._call_direct(self._direct, args, stream)
-        stats.fallback("warming_up")
+        counters.fallback("warming_up")
         result = self.autotuner.run(*args, stream=stream)
         self._ran = True
         self._try_promote(args)
@@ -230,32 +230,32 @@ class BoundLaunch:
             self._direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
                                                self.metadata, args)
         except FastLaunchError as err:
-            stats.count("plan.refused." + err.reason)
+            counters.count("plan.refused." + err.reason)
             log.info("fastlaunch: no plan for %s: %s", self.metadata.get("kernel_name"), err)
             if err.stable:
                 self._negative = launcher
             return False
         self._negative = None
-        stats.count("plan.created")
+        counters.count("plan.created")
         log.debug("fastlaunch: planned %s", self.metadata.get("kernel_name"))
         return True
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
         if direct.hooks and direct.hooks_active():
-            stats.fallback("launch_hooks")
+            counters.fallback("launch_hooks")
             return direct.launcher(*self._canonical(args), stream=stream)
         try:
             direct(args, stream)
         except FastLaunchError as err:
             if not err.recoverable:
-                stats.count("error." + err.reason)
+                counters.count("error." + err.reason)
                 raise
-            stats.fallback(err.reason)
+            counters.fallback(err.reason)
             if err.stable:
                 self._direct = None
                 self._negative = direct.launcher
             return self.autotuner.run(*args, stream=stream)
-        stats.hit()
+        counters.hit()
         return None
 
 
@@ -274,7 +274,7 @@ def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
          **options: Any) -> Callable[..., object]:
     """The callable a generated call site uses in place of ``autotuner.run``."""
     if _is_grouped(autotuner):
-        stats.count("bind.grouped_autotuner")
+        counters.count("bind.grouped_autotuner")
         bound: Callable[..., object] = autotuner.run
     else:
         provider = _bind_options.get(metadata.get("abi", ""))

@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Host cost of launching Inductor kernels on CUDA, side by side in one process.
+
+(a) one kernel, steady state, per launch: fastlaunch's planned launch, stock
+    ``CachingAutotuner.run`` with the static launcher and with Triton's
+    launcher, and a C loop of ``cuLaunchKernel`` (the floor);
+(b) a launch-bound compiled model (>= 40 kernels per call): per-call time
+    with fastlaunch, stock, and ``mode="reduce-overhead"`` (CUDA graphs).
+
+Usage: python benchmarks/bench_cuda.py --out DIR   (writes bench_cuda.json, bench_cuda.png)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
+
+import torch
+
+import fastlaunch
+from fastlaunch import config, routing
+from fastlaunch.backends.cuda import integration
+
+BLOCK = 400      # launches per timed block; the GPU queue is drained between blocks
+BLOCKS = 15      # blocks per round
+ROUNDS = 5       # rounds, interleaving the variants
+
+
+def load_raw_loop() -> ctypes.CDLL:
+    src = Path(__file__).with_name("raw_launch.c")
+    lib = Path(tempfile.mkdtemp()) / "raw_launch.so"
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", str(src), "-o", str(lib), "-ldl"], check=True)
+    dll = ctypes.CDLL(str(lib))
+    dll.raw_launch_loop.restype = ctypes.c_double
+    dll.raw_launch_loop.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int, ctypes.c_uint,
+                                    ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p, ctypes.c_size_t]
+    return dll
+
+
+class Capture:
+    """Records, for each bound call site, the first call's args."""
+
+    def __init__(self) -> None:
+        self.sites: list[dict] = []
+        self._bind = routing.bind
+
+    def __enter__(self):
+        def bind(metadata, autotuner, *, call_slot=None, **kw):
+            bound = self._bind(metadata, autotuner, **kw)
+            site = {"metadata": metadata, "autotuner": autotuner, "bound": bound, "args": None}
+            self.sites.append(site)
+
+            def first_call(*args, stream, **kwargs):
+                site["args"], site["stream"] = args, stream
+                if call_slot is not None:
+                    call_slot[0] = bound
+                return bound(*args, stream=stream, **kwargs)
+
+            if call_slot is not None:
+                call_slot[0] = first_call
+            return first_call
+
+        routing.bind = bind
+        return self
+
+    def __exit__(self, *exc):
+        routing.bind = self._bind
+
+
+def capture_autotuner(fn, args):
+    """Compile ``fn`` without fastlaunch and return (autotuner, call args) of its kernel."""
+    from torch._inductor.runtime import triton_heuristics as th
+
+    seen = {}
+    original = th.CachingAutotuner.run
+
+    def spy(self, *a, stream, **kw):
+        seen.setdefault("site", (self, a, stream))
+        return original(self, *a, stream=stream, **kw)
+
+    th.CachingAutotuner.run = spy
+    try:
+        compiled = torch.compile(fn)
+        compiled(*args)
+        compiled(*args)
+    finally:
+        th.CachingAutotuner.run = original
+    return seen["site"]
+
+
+def per_call_us(call) -> list[float]:
+    samples = []
+    for _ in range(BLOCKS):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(BLOCK):
+            call()
+        samples.append((time.perf_counter() - t0) / BLOCK * 1e6)
+    return samples
+
+
+def bench_single_kernel(raw) -> dict:
+    n = 4096
+    a, b, c = (torch.randn(n, device="cuda") for _ in range(3))
+
+    def fn(x, y, z):
+        return x * y + z
+
+    torch._dynamo.reset()
+    integration.uninstall()
+    static_tuner, static_args, stream = capture_autotuner(fn, (a, b, c))
+    torch._dynamo.reset()
+    with torch._inductor.config.patch(use_static_cuda_launcher=False):
+        triton_tuner, triton_args, _ = capture_autotuner(fn, (a, b, c))
+    torch._dynamo.reset()
+    integration.install()
+    with config.override(enabled=True, backend="auto"), Capture() as cap:
+        compiled = torch.compile(fn)
+        for _ in range(3):
+            compiled(a, b, c)
+    site = cap.sites[0]
+    bound, args = site["bound"], site["args"]
+    planned = bound.plan
+    assert planned is not None, fastlaunch.stats()
+    native = planned.plan
+    buf = native.plan.pack(args)
+    cbuf = ctypes.create_string_buffer(buf, len(buf))
+    grid = planned.static_grid or planned.grid(*args)
+    stream = torch.cuda.current_stream().cuda_stream
+
+    def raw_call():
+        t = raw.raw_launch_loop(planned.spec.handle, stream, BLOCK, grid[0], native.block_x,
+                                native.shared, cbuf, len(buf))
+        if t < 0:
+            raise RuntimeError(f"raw loop failed: {t}")
+        return t
+
+    def raw_block():
+        samples = []
+        for _ in range(BLOCKS):
+            torch.cuda.synchronize()
+            samples.append(raw_call() / BLOCK * 1e6)
+        return samples
+
+    static_launcher = static_tuner.launchers[0]
+    variants = {
+        "fastlaunch planned": lambda: bound(*args, stream=stream),
+        "stock CachingAutotuner.run (static launcher)":
+            lambda: static_tuner.run(*static_args, stream=stream),
+        "stock static launcher alone": lambda: static_launcher(*static_args, stream=stream),
+        "stock CachingAutotuner.run (Triton launcher)":
+            lambda: triton_tuner.run(*triton_args, stream=stream),
+    }
+    results: dict[str, list[float]] = {name: [] for name in [*variants, "raw cuLaunchKernel loop"]}
+    fastlaunch.reset_stats()
+    for _ in range(ROUNDS):
+        for name, call in variants.items():
+            results[name] += per_call_us(call)
+        results["raw cuLaunchKernel loop"] += raw_block()
+    torch.cuda.synchronize()
+    counts = fastlaunch.stats()
+    medians = {k: statistics.median(v) for k, v in results.items()}
+    return {"kernel": planned.spec.name, "args": len(args), "us_per_launch": medians,
+            "fast_hits": counts.get("fast", 0),
+            "static_launcher_is_static": bool(getattr(static_launcher, "_is_static", False)),
+            "triton_launcher_is_static": bool(getattr(triton_tuner.launchers[0], "_is_static",
+                                                      False))}
+
+
+def launch_bound_model(x, w):
+    for i in range(w.shape[0]):
+        x = torch.tanh(x * w[i] + x.mean(-1, keepdim=True))
+        x = x - x.amax(-1, keepdim=True)
+    return x
+
+
+def count_kernels(fn, *args) -> int:
+    fn(*args)
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn(*args)
+        torch.cuda.synchronize()
+    return sum(1 for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA)
+
+
+def time_calls(fn, *args, calls=50) -> list[float]:
+    samples = []
+    for _ in range(BLOCKS):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn(*args)
+        torch.cuda.synchronize()
+        samples.append((time.perf_counter() - t0) / calls * 1e6)
+    return samples
+
+
+def bench_model() -> dict:
+    x = torch.randn(32, 64, device="cuda")
+    w = torch.randn(24, 64, device="cuda")
+    builds = {}
+    torch._dynamo.reset()
+    integration.uninstall()
+    builds["stock"] = torch.compile(launch_bound_model)
+    builds["stock"](x, w)
+    kernels = count_kernels(builds["stock"], x, w)
+    builds["reduce-overhead (CUDA graphs)"] = torch.compile(launch_bound_model,
+                                                             mode="reduce-overhead")
+    for _ in range(3):
+        builds["reduce-overhead (CUDA graphs)"](x, w)
+    integration.install()
+    fastlaunch.reset_stats()
+    with config.override(enabled=True, backend="auto"):
+        builds["fastlaunch"] = torch.compile(launch_bound_model, dynamic=False)
+        for _ in range(3):
+            builds["fastlaunch"](x, w)
+        ref = builds["stock"](x, w)
+        torch.testing.assert_close(builds["fastlaunch"](x, w), ref, rtol=0, atol=0)
+        results: dict[str, list[float]] = {k: [] for k in builds}
+        for _ in range(ROUNDS):
+            for name, fn in builds.items():
+                results[name] += time_calls(fn, x, w)
+        counts = fastlaunch.stats()
+    return {"kernels_per_call": kernels,
+            "us_per_call": {k: statistics.median(v) for k, v in results.items()},
+            "fast_hits": counts.get("fast", 0),
+            "fallbacks": {k: v for k, v in counts.items() if k.startswith("fallback.")}}
+
+
+def chart(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5))
+    for ax, (title, data, unit) in zip(axes, [
+        ("(a) one kernel, host cost per launch", result["single_kernel"]["us_per_launch"], "us"),
+        (f"(b) model, {result['model']['kernels_per_call']} kernels per call",
+         result["model"]["us_per_call"], "us per call"),
+    ]):
+        names = list(data)
+        ax.barh(names, [data[n] for n in names], color="#4C72B0")
+        for i, n in enumerate(names):
+            ax.text(data[n], i, f" {data[n]:.2f}", va="center")
+        ax.set_title(title)
+        ax.set_xlabel(unit)
+    fig.suptitle(f"fastlaunch on {result['device']} (torch {result['torch']}, "
+                 f"triton {result['triton']})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python benchmarks/bench_cuda.py")
+    parser.add_argument("--out", default=".", help="folder for bench_cuda.json and .png")
+    out = Path(parser.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    import triton
+
+    raw = load_raw_loop()
+    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+              "triton": triton.__version__, "python": platform.python_version(),
+              "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv)}
+    result["single_kernel"] = bench_single_kernel(raw)
+    result["model"] = bench_model()
+    sk, md = result["single_kernel"]["us_per_launch"], result["model"]["us_per_call"]
+    fl = sk["fastlaunch planned"]
+    result["targets"] = {
+        "a_vs_raw": fl / sk["raw cuLaunchKernel loop"],
+        "a_stock_over_fast": sk["stock CachingAutotuner.run (static launcher)"] / fl,
+        "b_stock_over_fast": md["stock"] / md["fastlaunch"],
+    }
+    (out / "bench_cuda.json").write_text(json.dumps(result, indent=2))
+    chart(result, out / "bench_cuda.png")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

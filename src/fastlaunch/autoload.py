@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Activation without code changes.
+
+``autoload`` is registered in the ``torch.backends`` entry-point group, so
+``import torch`` calls it. It imports nothing heavy: when fastlaunch is
+enabled it only arranges for each integration to install itself right after
+the modules it patches have been imported (or at once, if they already are).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import logging
+import sys
+from collections.abc import Callable
+
+from . import config
+
+log = logging.getLogger(__name__)
+
+# integration module -> modules that must be imported before it installs
+TARGETS: dict[str, tuple[str, ...]] = {
+    "cuda": ("torch._inductor.codegen.wrapper", "torch._inductor.runtime.triton_heuristics"),
+    "npu": ("torch_npu._inductor.codegen.wrapper", "torch_npu._inductor.runtime.triton_heuristics"),
+}
+_pending: dict[str, tuple[str, ...]] = {}
+_results: dict[str, str] = {}  # integration -> "installed" or the reason it is not
+
+
+def _install(name: str) -> None:
+    module = importlib.import_module(f"fastlaunch.backends.{name}.integration")
+    try:
+        module.install()
+    except Exception as err:  # an unsupported release is reported, never half-patched
+        _results[name] = f"not installed: {type(err).__name__}: {err}"
+        log.warning("fastlaunch: %s integration not installed: %s", name, err)
+        return
+    _results[name] = "installed" if module.installed() else "not installed: declined"
+
+
+def _maybe_install(name: str) -> None:
+    needed = _pending.get(name)
+    if needed is not None and all(m in sys.modules for m in needed):
+        del _pending[name]
+        _install(name)
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs the pending installs once a watched module has finished executing."""
+
+    def find_spec(self, fullname, path, target=None):
+        watched = {m for mods in _pending.values() for m in mods}
+        if fullname not in watched:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _Loader(spec.loader)
+                return spec
+        return None
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, inner: importlib.abc.Loader) -> None:
+        self.inner = inner
+
+    def create_module(self, spec):
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self.inner.exec_module(module)
+        for name in list(_pending):
+            _maybe_install(name)
+
+
+_finder = _AfterImport()
+
+
+def watch(names: tuple[str, ...] | None = None,
+          install: Callable[[str], None] | None = None) -> None:
+    """Install each integration now or right after its target modules load."""
+    for name in names or tuple(TARGETS):
+        _pending[name] = TARGETS[name]
+        _results.setdefault(name, "waiting for " + ", ".join(TARGETS[name]))
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+    for name in list(_pending):
+        _maybe_install(name)
+
+
+def autoload() -> None:
+    """Entry point for ``torch.backends``: arm the integrations when enabled."""
+    cfg = config.get()
+    if not cfg.enabled:
+        return
+    names = ("cuda", "npu") if cfg.backend in ("auto", "fake") else (cfg.backend,)
+    if "npu" in names:
+        from .backends.npu import integration as npu_integration
+
+        npu_integration.claim_switch()
+    watch(names)
+    log.info("fastlaunch: enabled by %s (backend %s)", cfg.enabled_by, cfg.backend)
+
+
+def status() -> dict[str, str]:
+    """Per integration: installed, waiting, or why not (for ``doctor``)."""
+    return dict(_results)

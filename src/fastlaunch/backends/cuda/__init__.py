@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+"""NVIDIA: stock Inductor kernels launched with cuLaunchKernel."""
+
+from .backend import CudaBackend
+
+__all__ = ["CudaBackend"]

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CUDA backend: native plans launched with ``cuLaunchKernel``.
+
+The kernel parameter buffer goes through ``CU_LAUNCH_PARAM_BUFFER_POINTER``;
+libcuda is opened at run time. Each plan's layout is checked against the
+driver's own ``cuFuncGetParamInfo`` where the driver has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
+from ..base import Backend, KernelSpec, LaunchRecord
+
+
+def _core():
+    from ... import _core
+
+    return _core
+
+
+class CudaBackend(Backend):
+    name = "cuda"
+    abi = "cuda"
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            why = _core().cuda_driver_status()
+        except ImportError as err:
+            return False, f"native core not importable: {err}"
+        return (not why), why
+
+    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
+        core = _core()
+        if fixed_args:
+            raise PlanUnavailable("fixed_args_unsupported",
+                                  detail="cuda kernels take every argument per call")
+        opts = spec.options
+        try:
+            plan = core.Plan("cuda", list(spec.signature), names=list(spec.names),
+                             positions=list(spec.positions), input_count=input_count,
+                             n_scratch=int(opts.get("n_scratch", 2)))
+        except core.InputError as err:
+            raise PlanUnavailable("signature_type_unsupported", str(err)) from None
+        driver = [tuple(p) for p in core.cuda_param_info(spec.handle)]
+        ours = [(offset, size) for _, offset, size in plan.fields]
+        if driver and driver != ours:
+            raise PlanUnavailable("driver_param_layout_mismatch",
+                                  detail=f"driver {driver}, fastlaunch {ours}")
+        try:
+            launcher = core.CudaLauncher(plan, spec.handle, int(opts.get("num_warps", 4)),
+                                         int(opts.get("shared", 0)), spec.device)
+        except (core.InputError, core.LaunchError) as err:
+            raise PlanUnavailable("plan_creation_error", str(err)) from None
+        launcher.spec = spec
+        return launcher
+
+    def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
+        core = _core()
+        try:
+            plan.launch(stream, grid[0], grid[1], grid[2], args)
+        except core.GridError as err:
+            raise CallRefused("grid_out_of_range", detail=str(err)) from None
+        except core.DeviceMismatch as err:
+            raise FastLaunchError("device_mismatch", detail=str(err)) from None
+        except core.InputError as err:
+            raise FastLaunchError("bad_argument", detail=str(err)) from None
+        except core.LaunchError as err:
+            raise FastLaunchError("launch_failed", submitted=True, detail=str(err)) from None
+        except TypeError as err:  # a grid value that is not an int; raised before the call
+            raise CallRefused("grid_invalid", detail=str(err)) from None
+
+    def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
+        native = plan.plan
+        data = native.pack(tuple(args))
+        spec = plan.spec
+        return LaunchRecord(spec.name, data, tuple(grid), plan.block_x, stream,
+                            {"shared": plan.shared, "device": plan.device})
+
+    def plan_summary(self, plan) -> str:
+        return (f"cuda {plan.spec.name}: cuLaunchKernel, {plan.plan.size}-byte params, "
+                f"block {plan.block_x}, shared {plan.shared}, device {plan.device}")

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hooks into stock Inductor (torch 2.10 to 2.14) for the cuda backend.
+
+Three attributes are patched, all in the parent process:
+
+* ``PythonWrapperCodegen._generate_kernel_call_helper``: Triton call sites
+  become fastlaunch call sites (see ``fastlaunch.codegen``);
+* ``StaticTritonCompileResult.make_launcher`` and
+  ``TritonCompileResult.make_launcher``: each launcher gets a ``KernelSpec``
+  (or the reason it cannot have one).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from typing import Any
+
+from ... import abi, codegen, routing
+from ...errors import FastLaunchError, PlanUnavailable
+from ...patching import PatchSet
+from ..base import KernelSpec
+
+log = logging.getLogger(__name__)
+_patches: PatchSet | None = None
+
+
+def _grid_resolver(compile_result: Any, launcher: Any, def_args: list[str]):
+    from torch._inductor.runtime.triton_heuristics import GridExpr
+
+    grid = GridExpr.from_meta(compile_result.inductor_meta, compile_result.config)
+    exprs = (grid.x_grid, grid.y_grid, grid.z_grid)
+    if not grid.prefix and all(isinstance(e, int) for e in exprs):
+        return None, tuple(int(e) for e in exprs)
+    body = [f"    {line}" for line in grid.prefix]
+    source = "\n".join([f"def _fastlaunch_grid({', '.join(def_args)}):", *body,
+                        f"    return ({exprs[0]}, {exprs[1]}, {exprs[2]})"])
+    scope = launcher.__globals__  # the launcher's private scope: same names as its grid
+    exec(source, scope)
+    return scope.pop("_fastlaunch_grid"), None
+
+
+def _hooks() -> tuple:
+    try:
+        from triton import knobs
+    except ImportError:
+        return ()
+    found = []
+    for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):
+        calls = getattr(hook, "calls", None)
+        if isinstance(calls, list):
+            found.append(calls)  # live HookChain list: empty means no hook
+        elif hook is not None:
+            found.append((hook,))
+    return tuple(found)
+
+
+def _kernel_params(compile_result: Any, launcher: Any) -> dict:
+    """Kernel handle, parameter names and launch settings of either launcher kind."""
+    from torch._inductor.runtime.triton_helpers import get_constexprs
+
+    scope = launcher.__globals__
+    runner = scope.get("runner")
+    kernel = getattr(runner, "__self__", None)
+    if getattr(launcher, "_is_static", False) and kernel is not None:
+        _, _, none_args = compile_result._get_arg_lists(kernel.arg_names,
+                                                        kernel.declared_constexprs)
+        names = [a for i, a in enumerate(kernel.arg_names)
+                 if i not in kernel.full_constexprs and a not in none_args]
+        n_scratch = int(bool(getattr(kernel, "has_global_scratch", True))) + int(
+            bool(getattr(kernel, "has_profile_scratch", True)))
+        return {"handle": int(kernel.function), "names": names, "num_warps": kernel.num_warps,
+                "shared": int(kernel.shared), "n_scratch": n_scratch, "owner": kernel,
+                "kind": "static"}
+    binary = scope.get("bin")
+    if binary is None:
+        raise PlanUnavailable("launcher_kind_unknown", detail="neither static nor Triton")
+    meta = binary.metadata
+    if getattr(meta, "num_ctas", 1) != 1:
+        raise PlanUnavailable("clusters_unsupported", detail=f"num_ctas={meta.num_ctas}")
+    if getattr(meta, "launch_cooperative_grid", False):
+        raise PlanUnavailable("cooperative_launch_unsupported")
+    if getattr(meta, "launch_pdl", False):
+        raise PlanUnavailable("pdl_launch_unsupported")
+    for attr in ("global_scratch_size", "profile_scratch_size"):
+        if getattr(meta, attr, 0) or 0:
+            raise PlanUnavailable("scratch_memory_unsupported", detail=attr)
+    src = binary.src
+    fn = src.fn
+    _, _, none_args = compile_result._get_arg_lists(fn.arg_names, get_constexprs(fn))
+    constants = {k[0] if isinstance(k, tuple) and len(k) == 1 else k for k in src.constants}
+    signature = src.signature
+    names = [a for i, a in enumerate(fn.arg_names)
+             if signature.get(a) != "constexpr" and i not in constants and a not in constants
+             and a not in none_args]
+    n_scratch = int(hasattr(meta, "global_scratch_size")) + int(hasattr(meta,
+                                                                        "profile_scratch_size"))
+    return {"handle": int(binary.function), "names": names, "num_warps": meta.num_warps,
+            "shared": int(getattr(binary, "shared", None) or meta.shared),
+            "n_scratch": n_scratch, "owner": binary, "kind": "triton"}
+
+
+def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
+    """The KernelSpec of one freshly made launcher, or PlanUnavailable."""
+    inductor_meta = compile_result.inductor_meta
+    compile_meta = compile_result.compile_meta
+    if inductor_meta.get("store_cubin"):
+        raise PlanUnavailable("store_cubin")
+    if compile_meta.get("device_type", "cuda") != "cuda":
+        raise PlanUnavailable("device_type_unsupported", detail=str(compile_meta["device_type"]))
+    code = launcher.__code__
+    def_args = list(code.co_varnames[:code.co_argcount])
+    if def_args[-1:] != ["stream"]:
+        raise PlanUnavailable("launcher_signature_unknown", detail=str(def_args))
+    def_args = def_args[:-1]
+    params = _kernel_params(compile_result, launcher)
+    signature_map = compile_meta["signature"]
+    try:
+        types = tuple(signature_map[name] for name in params["names"])
+        positions = tuple(def_args.index(name) for name in params["names"])
+    except (KeyError, ValueError) as err:
+        raise PlanUnavailable("launcher_args_unmapped", detail=str(err)) from None
+    for t in types:
+        abi.kind_of(t)  # refuses TMA descriptors and other unsupported types
+    grid, static_grid = _grid_resolver(compile_result, launcher, def_args)
+    device = compile_meta.get("device", 0) or 0
+    name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
+    return KernelSpec(
+        name=str(name), handle=params["handle"], signature=types,
+        names=tuple(params["names"]), positions=positions, grid=grid, static_grid=static_grid,
+        device=int(device),
+        options={"num_warps": int(params["num_warps"]), "shared": params["shared"],
+                 "n_scratch": params["n_scratch"], "launcher_kind": params["kind"]},
+        owner=params["owner"], hooks=_hooks())
+
+
+def _wrap_make_launcher(original):
+    @functools.wraps(original)
+    def make_launcher(self):
+        launcher = original(self)
+        try:
+            setattr(launcher, routing.SPEC_ATTR, describe_launcher(self, launcher))
+        except FastLaunchError as err:
+            setattr(launcher, routing.REFUSAL_ATTR, err.reason)
+        except Exception as err:  # never break compilation: stay on the stock path
+            log.warning("fastlaunch: cannot describe launcher: %s: %s", type(err).__name__, err)
+            setattr(launcher, routing.REFUSAL_ATTR, "launcher_inspection_error")
+        return launcher
+
+    return make_launcher
+
+
+def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
+    from torch._inductor import config
+    from torch._inductor.virtualized import V
+
+    if not kwargs.get("triton", True) or V.graph.cpp_wrapper:
+        return False
+    if config.triton.autotune_at_compile_time:
+        return False
+    device = kwargs.get("device") or V.graph.get_current_device_or_throw()
+    return device.type == "cuda"
+
+
+def _wrap_call_helper(original):
+    @functools.wraps(original)
+    def _generate_kernel_call_helper(self, kernel_name, call_args, *args, **kwargs):
+        if args or not _call_site_eligible(self, kwargs):
+            return original(self, kernel_name, call_args, *args, **kwargs)
+        from torch._inductor.virtualized import V
+
+        graph_id = str(getattr(V.graph, "graph_id", None) or getattr(V.graph, "name", "graph"))
+        return codegen.rewrite_run_line(
+            self, kernel_name, len(call_args), "cuda", graph_id,
+            lambda: original(self, kernel_name, call_args, **kwargs))
+
+    return _generate_kernel_call_helper
+
+
+def _bind_options(autotuner: Any) -> dict:
+    from torch._inductor.runtime import triton_heuristics
+
+    probes = []
+    get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
+    if get_mode is not None:
+        probes.append(("debug_mode", lambda: get_mode() is not None))
+    static = [("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
+              ("dump_launch_params",
+               os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")]
+    return {"probes": probes, "static_reasons": static}
+
+
+def install() -> bool:
+    """Patch stock Inductor; idempotent. Returns True when this call installed."""
+    global _patches
+    if _patches is not None and _patches.installed:
+        log.info("fastlaunch: cuda integration already installed")
+        return False
+    from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+    from torch._inductor.runtime import triton_heuristics as th
+
+    patches = PatchSet("cuda-inductor")
+    patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
+                _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
+    for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
+        patches.add(cls, "make_launcher", _wrap_make_launcher(cls.make_launcher))
+    patches.install()
+    routing.register_bind_options("cuda", _bind_options)
+    _patches = patches
+    return True
+
+
+def uninstall() -> bool:
+    global _patches
+    if _patches is None:
+        return False
+    _patches.uninstall()
+    _patches = None
+    routing.register_bind_options("cuda", None)
+    return True
+
+
+def installed() -> bool:
+    return _patches is not None and _patches.installed
