@@ -58,11 +58,17 @@ def rewrite_run_line(wrapper: object, kernel_name: str, arg_count: int, abi: str
     """
     pattern = re.compile(rf"^(\s*){re.escape(kernel_name)}\.run\((.*?),?\s*stream=(\w+)\)$")
     lines: list[object] = []
+    # Inductor itself redirects ``writeline`` per instance while it emits the
+    # final code (``set_writeline``); capture on top of that and restore it.
+    redirected = vars(wrapper).get("writeline")
     wrapper.writeline = lines.append  # type: ignore[attr-defined]
     try:
         result = generate()
     finally:
-        del wrapper.writeline  # type: ignore[attr-defined]
+        if redirected is None:
+            del wrapper.writeline  # type: ignore[attr-defined]
+        else:
+            wrapper.writeline = redirected  # type: ignore[attr-defined]
     root = _root(wrapper)
     for line in lines:
         match = pattern.match(line) if isinstance(line, str) else None
