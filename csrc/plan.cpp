@@ -94,8 +94,24 @@ std::string TypeOfObject(PyObject* value) {
                    expected);
 }
 
+PyObject* DataPtrName() {
+  static PyObject* name = PyUnicode_InternFromString("data_ptr");
+  return name;
+}
+
+// Tensors (and other buffers) are recognised by a data_ptr attribute.
 bool HasDataPtr(PyObject* value) {
-  return PyObject_HasAttrString(value, "data_ptr") == 1;
+  if (PyLong_CheckExact(value) || PyFloat_CheckExact(value) || value == Py_None ||
+      PyBool_Check(value)) {
+    return false;
+  }
+  PyObject* attr = PyObject_GetAttr(value, DataPtrName());
+  if (attr == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  Py_DECREF(attr);
+  return true;
 }
 
 uint64_t PointerValue(const ArgSlot& slot, PyObject* value) {
@@ -105,11 +121,12 @@ uint64_t PointerValue(const ArgSlot& slot, PyObject* value) {
   if (PyLong_Check(value) && !PyBool_Check(value)) {
     address = value;
     Py_INCREF(address);
-  } else if (HasDataPtr(value)) {
-    address = PyObject_CallMethod(value, "data_ptr", nullptr);
+  } else if (!PyFloat_Check(value) && !PyBool_Check(value)) {
+    address = PyObject_CallMethodObjArgs(value, DataPtrName(), nullptr);
     if (address == nullptr) {
+      const bool missing = PyErr_ExceptionMatches(PyExc_AttributeError);
       PyErr_Clear();
-      Fail(slot.label, value, "data_ptr() to succeed");
+      Fail(slot.label, value, missing ? kExpected : "data_ptr() to succeed");
     }
     if (!PyLong_Check(address)) {
       Py_DECREF(address);
@@ -129,7 +146,7 @@ uint64_t PointerValue(const ArgSlot& slot, PyObject* value) {
 
 // Integers are range-checked for their slot, never wrapped.
 void WriteInteger(const ArgSlot& slot, PyObject* value, uint8_t* dst) {
-  if (HasDataPtr(value) || PyFloat_Check(value)) {
+  if (!PyLong_CheckExact(value) && (PyFloat_Check(value) || HasDataPtr(value))) {
     Fail(slot.label, value, std::string("an int for ") + KindName(slot.kind));
   }
   PyObject* index = PyNumber_Index(value);
@@ -211,7 +228,8 @@ void WriteInteger(const ArgSlot& slot, PyObject* value, uint8_t* dst) {
 }
 
 double FloatValue(const ArgSlot& slot, PyObject* value) {
-  if (HasDataPtr(value) || value == Py_None) {
+  if (PyFloat_CheckExact(value)) return PyFloat_AS_DOUBLE(value);
+  if (value == Py_None || HasDataPtr(value)) {
     Fail(slot.label, value, std::string("a float for ") + KindName(slot.kind));
   }
   double v = PyFloat_AsDouble(value);

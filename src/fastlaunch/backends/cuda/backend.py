@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ... import _core
 from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..base import Backend, KernelSpec, LaunchRecord
-
-
-def _core():
-    from ... import _core
-
-    return _core
 
 
 class CudaBackend(Backend):
@@ -25,14 +20,11 @@ class CudaBackend(Backend):
     abi = "cuda"
 
     def available(self) -> tuple[bool, str]:
-        try:
-            why = _core().cuda_driver_status()
-        except ImportError as err:
-            return False, f"native core not importable: {err}"
+        why = _core.cuda_driver_status()
         return (not why), why
 
     def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
-        core = _core()
+        core = _core
         if fixed_args:
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
@@ -57,7 +49,7 @@ class CudaBackend(Backend):
         return launcher
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
-        core = _core()
+        core = _core
         try:
             plan.launch(stream, grid[0], grid[1], grid[2], args)
         except core.GridError as err:
