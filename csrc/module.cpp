@@ -52,6 +52,47 @@ py::bytes Pack(const Plan& plan, const py::tuple& args,
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
+// The per-call arguments, read without pybind11's casters: this is the hot
+// path. Grid problems raise GridError (nothing packed yet).
+struct CallArgs {
+  uint64_t stream;
+  int64_t grid[3];
+  PyObject* args;
+};
+
+CallArgs ReadCall(py::handle stream, py::handle grid, py::handle args) {
+  CallArgs c{};
+  c.stream = PyLong_AsUnsignedLongLong(stream.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    throw InputError("stream: expected a raw stream handle (an int >= 0)");
+  }
+  if (!PyTuple_Check(args.ptr())) throw InputError("args: expected a tuple");
+  c.args = args.ptr();
+  PyObject* seq = PySequence_Fast(grid.ptr(), "grid: expected 3 ints");
+  if (seq == nullptr) {
+    PyErr_Clear();
+    throw GridError("grid: expected a sequence of 3 ints");
+  }
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n != 3) {
+    Py_DECREF(seq);
+    throw GridError("grid: got " + std::to_string(n) + " values, expected 3");
+  }
+  for (int i = 0; i < 3; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    int overflow = 0;
+    c.grid[i] = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+    if (!PyLong_Check(item) || overflow != 0 || PyErr_Occurred()) {
+      PyErr_Clear();
+      Py_DECREF(seq);
+      throw GridError("grid[" + std::to_string(i) + "]: expected an int in int64 range");
+    }
+  }
+  Py_DECREF(seq);
+  return c;
+}
+
 cann::Submit SubmitFromCapsule(const py::object& capsule) {
   if (capsule.is_none()) return nullptr;
   void* p = PyCapsule_GetPointer(capsule.ptr(), cann::kSubmitCapsule);
@@ -113,10 +154,12 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("block_x", &CudaLauncher::block_x)
       .def_property_readonly("shared", &CudaLauncher::shared_bytes)
       .def("launch",
-           [](const CudaLauncher& l, uint64_t stream, int64_t g0, int64_t g1,
-              int64_t g2, const py::tuple& args) {
-             return l.Launch(stream, g0, g1, g2, args.ptr());
-           });
+           [](const CudaLauncher& l, py::handle stream, py::handle grid,
+              py::handle args) {
+             CallArgs c = ReadCall(stream, grid, args);
+             return l.Launch(c.stream, c.grid[0], c.grid[1], c.grid[2], c.args);
+           },
+           "launch(stream, grid, args) -> bool (False: empty grid, nothing launched)");
 
   py::class_<NpuRuntime, std::shared_ptr<NpuRuntime>>(m, "NpuRuntime")
       .def(py::init<const std::vector<std::string>&>(), py::arg("libraries"))
@@ -140,12 +183,12 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("api", &NpuLauncher::api)
       .def_property_readonly("queued", &NpuLauncher::queued)
       .def("launch",
-           [](const NpuLauncher& l, uint64_t stream, int64_t g0, int64_t g1,
-              int64_t g2, const py::tuple& args, uint64_t workspace,
-              uint64_t sync_lock) {
-             l.Launch(stream, g0, g1, g2, args.ptr(), workspace, sync_lock);
+           [](const NpuLauncher& l, py::handle stream, py::handle grid,
+              py::handle args, uint64_t workspace, uint64_t sync_lock) {
+             CallArgs c = ReadCall(stream, grid, args);
+             l.Launch(c.stream, c.grid[0], c.grid[1], c.grid[2], c.args, workspace,
+                      sync_lock);
            },
-           py::arg("stream"), py::arg("g0"), py::arg("g1"), py::arg("g2"),
-           py::arg("args"), py::arg("workspace") = 0,
-           py::arg("sync_lock") = 0);
+           py::arg("stream"), py::arg("grid"), py::arg("args"),
+           py::arg("workspace") = 0, py::arg("sync_lock") = 0);
 }

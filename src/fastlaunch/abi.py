@@ -131,8 +131,8 @@ def layout(abi: str, signature: Sequence[str], *, names: Sequence[str] | None = 
 def _bad(label: str, value: object, expected: str) -> FastLaunchError:
     text = repr(value)
     text = text if len(text) <= 60 else text[:57] + "..."
-    return FastLaunchError("bad_argument",
-                           detail=f"{label}: got {type(value).__name__} {text}, expected {expected}")
+    got = f"{type(value).__name__} {text}"
+    return FastLaunchError("bad_argument", detail=f"{label}: got {got}, expected {expected}")
 
 
 def pointer_value(label: str, value: object) -> int:
@@ -142,7 +142,12 @@ def pointer_value(label: str, value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         address = value
     elif hasattr(value, "data_ptr"):
-        address = value.data_ptr()
+        try:
+            address = value.data_ptr()
+        except Exception:
+            raise _bad(label, value, "data_ptr() to succeed") from None
+        if not isinstance(address, int):
+            raise _bad(label, value, "data_ptr() to return an int")
     else:
         raise _bad(label, value, "a tensor, an int address or None")
     if not 0 <= address < 2**64:

@@ -32,9 +32,17 @@ SPEC_ATTR = "_fastlaunch_spec"        # KernelSpec set on a launcher by an integ
 REFUSAL_ATTR = "_fastlaunch_refusal"  # or the reason it could not describe the launcher
 
 
-def _profiler_enabled() -> bool:
-    profiler = sys.modules.get("torch.autograd.profiler")
-    return bool(profiler is not None and profiler._is_profiler_enabled)
+class _NoProfiler:
+    _is_profiler_enabled = False
+
+
+def _profiler_module() -> object:
+    """``torch.autograd.profiler`` once torch is loaded (its flag is read per call)."""
+    return sys.modules.get("torch.autograd.profiler") or _NoProfiler
+
+
+def _never() -> bool:
+    return False
 
 
 def _single_launcher(autotuner: Any) -> object:
@@ -66,10 +74,10 @@ def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] =
 
 
 class PlannedLaunch:
-    """A plan bound to one launcher: the steady-state call."""
+    """A plan bound to one launcher: what the steady state needs, flattened."""
 
-    __slots__ = ("backend", "fixed", "grid", "hooks", "input_count", "launcher", "plan",
-                 "spec", "static_grid")
+    __slots__ = ("backend", "fixed", "grid", "hooks", "input_count", "launch", "launcher", "plan",
+                 "spec", "static_grid", "translate")
 
     def __init__(self, backend: Backend, launcher: object, spec: KernelSpec, plan: Any,
                  input_count: int, fixed: tuple) -> None:
@@ -81,36 +89,34 @@ class PlannedLaunch:
         self.fixed = fixed
         self.grid = spec.grid
         self.static_grid = spec.static_grid
-        self.hooks = spec.hooks
+        self.hooks = tuple(spec.hooks)
+        self.launch = backend.bind_launch(plan)
+        self.translate = backend.translate_error
 
-    def hooks_active(self) -> bool:
-        return any(len(h) for h in self.hooks)
+    def resolve_grid(self, args: tuple) -> Sequence[int]:
+        """The grid of this call; CallRefused when it cannot be evaluated."""
+        if self.static_grid is not None:
+            return self.static_grid
+        try:
+            grid = self.grid(*args, *self.fixed)
+        except Exception as err:  # the original launcher would evaluate it again
+            raise CallRefused("grid_resolver_error", detail=f"{type(err).__name__}: {err}") from err
+        if len(grid) != 3:
+            raise CallRefused("grid_rank", detail=f"grid: got {len(grid)} values, expected 3")
+        return grid
 
     def __call__(self, args: tuple, stream: object) -> None:
+        """Checked launch (the slow-path twin of BoundLaunch's inline steady state)."""
         if len(args) != self.input_count:
             raise PlanUnavailable("arg_count_mismatch",
                                   detail=f"got {len(args)} args, expected {self.input_count}")
         if stream is None:
-            raise _refused("stream_none", "stream: got None, expected a raw stream handle")
-        grid = self.static_grid
-        if grid is None:
-            try:
-                grid = self.grid(*args, *self.fixed)
-            except Exception as err:  # the original launcher would evaluate it again
-                raise _refused("grid_resolver_error", f"{type(err).__name__}: {err}") from err
-            if len(grid) != 3:
-                raise _refused("grid_rank", f"grid: got {len(grid)} values, expected 3")
+            raise CallRefused("stream_none", detail="stream: got None, expected a raw stream")
+        grid = self.resolve_grid(args)
         try:
-            self.backend.launch(self.plan, stream, grid, args)
-        except FastLaunchError:
-            raise
+            self.launch(stream, grid, args)
         except Exception as err:
-            raise FastLaunchError("backend_error", submitted=True,
-                                  detail=f"{type(err).__name__}: {err}") from err
-
-
-def _refused(reason: str, detail: str) -> CallRefused:
-    return CallRefused(reason, detail=detail)
+            raise self.translate(err) from err
 
 
 def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
@@ -133,21 +139,26 @@ def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
 class BoundLaunch:
     """One call site's router; stands in for ``autotuner.run``."""
 
-    __slots__ = ("_direct", "_negative", "_probes", "_ran", "_selected", "_static_reason",
-                 "autotuner", "backend_for", "metadata")
+    __slots__ = ("_direct", "_maybe_full", "_negative", "_probes", "_profiler", "_ran", "_selected",
+                 "_static_reason", "autotuner", "backend_for", "metadata")
 
     def __init__(self, autotuner: Any, metadata: dict, *,
                  backend_for: Callable[[], Backend] | None = None,
                  probes: Sequence[tuple[str, Callable[[], bool]]] = (),
+                 maybe_full: Callable[[], object] = _never,
                  static_reasons: Sequence[tuple[str, bool]] = ()) -> None:
         self.autotuner = autotuner
         self.metadata = dict(metadata)
         abi = self.metadata.get("abi", "npu")
         self.backend_for = backend_for or (lambda: backends.for_abi(abi))
         self._probes = tuple(probes)
+        # A cheap per-call test; when true, the probes decide (e.g. "is any
+        # dispatch mode active" before "is a DebugMode active").
+        self._maybe_full = maybe_full if probes else _never
         self._static_reason = static_full_entry_reason(autotuner, static_reasons)
         self._selected = (_best_launcher if hasattr(autotuner, "best_launcher")
                           else _single_launcher)
+        self._profiler = _profiler_module()
         self._direct: PlannedLaunch | None = None
         self._negative: object = None
         self._ran = False
@@ -156,6 +167,31 @@ class BoundLaunch:
     def plan(self) -> PlannedLaunch | None:
         return self._direct
 
+    def __call__(self, *args: object, stream: object, benchmark_run: bool = False,
+                 **kwargs: object) -> object:
+        direct = self._direct
+        # Steady state, inline: every condition that could send this call
+        # elsewhere is checked before anything is launched.
+        if (direct is not None and not benchmark_run and not kwargs
+                and not self._profiler._is_profiler_enabled and not self._maybe_full()
+                and self._selected(self.autotuner) is direct.launcher
+                and not (direct.hooks and any(direct.hooks))
+                and len(args) == direct.input_count and stream is not None
+                and not self._static_reason):
+            grid = direct.static_grid
+            if grid is None:
+                try:
+                    grid = direct.grid(*args, *direct.fixed)
+                except Exception:
+                    return self._route(args, stream, benchmark_run, kwargs)
+            try:
+                direct.launch(stream, grid, args)
+            except Exception as err:
+                return self._launch_failed(direct, direct.translate(err), args, stream)
+            counters._counts["fast"] += 1
+            return None
+        return self._route(args, stream, benchmark_run, kwargs)
+
     def _full_entry_reason(self, benchmark_run: bool, kwargs: dict) -> str:
         if self._static_reason:
             return self._static_reason
@@ -163,15 +199,15 @@ class BoundLaunch:
             return "benchmark_run"
         if kwargs:
             return "kwargs"
-        if _profiler_enabled():
+        if self._profiler._is_profiler_enabled:
             return "profiler"
         for reason, probe in self._probes:
             if probe():
                 return reason
         return ""
 
-    def __call__(self, *args: object, stream: object, benchmark_run: bool = False,
-                 **kwargs: object) -> object:
+    def _route(self, args: tuple, stream: object, benchmark_run: bool, kwargs: dict) -> object:
+        """The full decision order (everything but the inline steady state)."""
         reason = self._full_entry_reason(benchmark_run, kwargs)
         if reason:
             counters.fallback(reason)
@@ -241,22 +277,27 @@ class BoundLaunch:
         return True
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
-        if direct.hooks and direct.hooks_active():
+        if direct.hooks and any(direct.hooks):
             counters.fallback("launch_hooks")
             return direct.launcher(*self._canonical(args), stream=stream)
         try:
             direct(args, stream)
         except FastLaunchError as err:
-            if not err.recoverable:
-                counters.count("error." + err.reason)
-                raise
-            counters.fallback(err.reason)
-            if err.stable:
-                self._direct = None
-                self._negative = direct.launcher
-            return self.autotuner.run(*args, stream=stream)
+            return self._launch_failed(direct, err, args, stream)
         counters.hit()
         return None
+
+    def _launch_failed(self, direct: PlannedLaunch, err: FastLaunchError, args: tuple,
+                       stream: object) -> object:
+        """A recoverable refusal takes the full entry; anything else propagates."""
+        if not err.recoverable:
+            counters.count("error." + err.reason)
+            raise err
+        counters.fallback(err.reason)
+        if err.stable:
+            self._direct = None
+            self._negative = direct.launcher
+        return self.autotuner.run(*args, stream=stream)
 
 
 # Per-ABI extra bind options (probes, static reasons), set by integrations.

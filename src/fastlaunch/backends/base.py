@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from ..errors import FastLaunchError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +68,18 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def describe(self, plan: Any, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
         """The record ``launch`` would send, without sending it."""
+
+    def bind_launch(self, plan: Any) -> Callable[[Any, Sequence[int], tuple], object]:
+        """``launch`` with the plan bound, for the steady state. It may raise
+        native errors; the engine passes them through ``translate_error``."""
+        return functools.partial(self.launch, plan)
+
+    def translate_error(self, err: BaseException) -> FastLaunchError:
+        """Map an error raised by a bound launch to a FastLaunchError."""
+        if isinstance(err, FastLaunchError):
+            return err
+        return FastLaunchError("backend_error", submitted=True,
+                               detail=f"{type(err).__name__}: {err}")
 
     def plan_summary(self, plan: Any) -> str:
         """One line for logs and ``doctor``."""

@@ -24,44 +24,52 @@ class CudaBackend(Backend):
         return (not why), why
 
     def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
-        core = _core
         if fixed_args:
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
         opts = spec.options
         try:
-            plan = core.Plan("cuda", list(spec.signature), names=list(spec.names),
+            plan = _core.Plan("cuda", list(spec.signature), names=list(spec.names),
                              positions=list(spec.positions), input_count=input_count,
                              n_scratch=int(opts.get("n_scratch", 2)))
-        except core.InputError as err:
+        except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
-        driver = [tuple(p) for p in core.cuda_param_info(spec.handle)]
+        driver = [tuple(p) for p in _core.cuda_param_info(spec.handle)]
         ours = [(offset, size) for _, offset, size in plan.fields]
         if driver and driver != ours:
             raise PlanUnavailable("driver_param_layout_mismatch",
                                   detail=f"driver {driver}, fastlaunch {ours}")
         try:
-            launcher = core.CudaLauncher(plan, spec.handle, int(opts.get("num_warps", 4)),
+            launcher = _core.CudaLauncher(plan, spec.handle, int(opts.get("num_warps", 4)),
                                          int(opts.get("shared", 0)), spec.device)
-        except (core.InputError, core.LaunchError) as err:
+        except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
         return launcher
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
-        core = _core
         try:
-            plan.launch(stream, grid[0], grid[1], grid[2], args)
-        except core.GridError as err:
-            raise CallRefused("grid_out_of_range", detail=str(err)) from None
-        except core.DeviceMismatch as err:
-            raise FastLaunchError("device_mismatch", detail=str(err)) from None
-        except core.InputError as err:
-            raise FastLaunchError("bad_argument", detail=str(err)) from None
-        except core.LaunchError as err:
-            raise FastLaunchError("launch_failed", submitted=True, detail=str(err)) from None
-        except TypeError as err:  # a grid value that is not an int; raised before the call
-            raise CallRefused("grid_invalid", detail=str(err)) from None
+            plan.launch(stream, grid, args)
+        except Exception as err:
+            raise self.translate_error(err) from err
+
+    def bind_launch(self, plan):
+        return plan.launch
+
+    def translate_error(self, err: BaseException) -> FastLaunchError:
+        """Native errors: grid ones happen before anything is packed."""
+        if isinstance(err, FastLaunchError):
+            return err
+        if isinstance(err, _core.GridError):
+            return CallRefused("grid_out_of_range", detail=str(err))
+        if isinstance(err, _core.DeviceMismatch):
+            return FastLaunchError("device_mismatch", detail=str(err))
+        if isinstance(err, _core.InputError):
+            return FastLaunchError("bad_argument", detail=str(err))
+        if isinstance(err, _core.LaunchError):
+            return FastLaunchError("launch_failed", submitted=True, detail=str(err))
+        return FastLaunchError("backend_error", submitted=True,
+                               detail=f"{type(err).__name__}: {err}")
 
     def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
         native = plan.plan

@@ -179,16 +179,18 @@ def _wrap_call_helper(original):
 
 
 def _bind_options(autotuner: Any) -> dict:
+    import torch
     from torch._inductor.runtime import triton_heuristics
 
-    probes = []
+    options: dict = {"static_reasons": [
+        ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
+        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")]}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
     if get_mode is not None:
-        probes.append(("debug_mode", lambda: get_mode() is not None))
-    static = [("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
-              ("dump_launch_params",
-               os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")]
-    return {"probes": probes, "static_reasons": static}
+        # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
+        options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
+        options["maybe_full"] = torch._C._len_torch_dispatch_stack
+    return options
 
 
 def install() -> bool:

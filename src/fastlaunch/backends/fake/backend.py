@@ -101,10 +101,7 @@ class FakeBackend(Backend):
         self._fail("pack")
         data = abi.pack(self.abi, plan.spec.signature, values, grid, names=plan.spec.names,
                         **extra)
-        if self.abi == "npu":
-            block_dim = size
-        else:
-            block_dim = 32 * int(opts.get("num_warps", 4))
+        block_dim = size if self.abi == "npu" else 32 * int(opts.get("num_warps", 4))
         config = {k: opts[k] for k in sorted(opts)}
         return LaunchRecord(plan.spec.name, data, grid, block_dim, stream, config)
 

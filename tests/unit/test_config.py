@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+import pytest
+
+from fastlaunch import config
+
+
+@pytest.mark.parametrize("raw", ["1", "true", "YES", " on ", "y", "True"])
+def test_truthy(raw):
+    cfg = config.from_environ({"FASTLAUNCH": raw})
+    assert cfg.enabled and cfg.enabled_by == "FASTLAUNCH"
+
+
+@pytest.mark.parametrize("raw", ["0", "false", "off", "", "no"])
+def test_falsy(raw):
+    assert not config.from_environ({"FASTLAUNCH": raw}).enabled
+
+
+def test_unrecognised_value_warns_and_means_off():
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH='maybe' is not a boolean"):
+        assert not config.from_environ({"FASTLAUNCH": "maybe"}).enabled
+
+
+def test_npu_switch_is_accepted():
+    cfg = config.from_environ({"TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"})
+    assert cfg.enabled and cfg.enabled_by == "TORCHINDUCTOR_NPU_FAST_LAUNCH"
+    assert not config.from_environ({}).enabled
+
+
+def test_backend_strict_and_npu_impl():
+    cfg = config.from_environ({"FASTLAUNCH_BACKEND": " CUDA ", "FASTLAUNCH_STRICT": "1",
+                               "FASTLAUNCH_NPU_IMPL": "torch_npu",
+                               "FASTLAUNCH_CANN_LIBRARIES": "/a/libx.so:/b/liby.so"})
+    assert (cfg.backend, cfg.strict, cfg.npu_impl) == ("cuda", True, "torch_npu")
+    assert cfg.cann_libraries == ("/a/libx.so", "/b/liby.so")
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH_BACKEND"):
+        assert config.from_environ({"FASTLAUNCH_BACKEND": "tpu"}).backend == "auto"
+
+
+def test_read_once_and_override():
+    first = config.get()
+    assert config.get() is first
+    with config.override(strict=True) as cfg:
+        assert config.get() is cfg and cfg.strict
+    assert config.get() is first

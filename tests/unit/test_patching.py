@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Transactional patch sets: all or nothing, restored by identity."""
+
+import pytest
+
+from fastlaunch.patching import PatchSet
+
+
+class Owner:
+    def method(self):
+        return "original"
+
+    value = 1
+
+
+class Refuses:
+    """setattr fails for one attribute, like a slot or a frozen class."""
+
+    def __setattr__(self, name, value):
+        if name == "blocked":
+            msg = "blocked"
+            raise AttributeError(msg)
+        object.__setattr__(self, name, value)
+
+
+def new_method(self):
+    return "patched"
+
+
+def make(fail_at=None):
+    target = Refuses()
+    target.a = "A"
+    patches = PatchSet("test")
+    steps = [(Owner, "method", new_method), (Owner, "value", 2), (Owner, "added", 3),
+             (target, "a", "A2"), (target, "fresh", "F")]
+    if fail_at is not None:
+        steps.insert(fail_at, (target, "blocked", 0))
+    for owner, name, value in steps:
+        patches.add(owner, name, value)
+    return patches, target
+
+
+@pytest.mark.parametrize("fail_at", range(6))
+def test_failure_at_each_step_restores_everything(fail_at):
+    original_method = Owner.__dict__["method"]
+    patches, target = make(fail_at)
+    with pytest.raises(AttributeError, match="blocked"):
+        patches.install()
+    assert Owner.__dict__["method"] is original_method
+    assert Owner.value == 1
+    assert not hasattr(Owner, "added")
+    assert target.a == "A"
+    assert not hasattr(target, "fresh")
+    assert not patches.installed
+
+
+def test_install_twice_is_a_noop_that_says_so(caplog):
+    patches, _ = make()
+    assert patches.install() is True
+    caplog.set_level("INFO", logger="fastlaunch.patching")
+    assert patches.install() is False
+    assert "already installed" in caplog.text
+    patches.uninstall()
+
+
+def test_uninstall_restores_originals_by_identity():
+    original_method = Owner.__dict__["method"]
+    patches, target = make()
+    patches.install()
+    assert Owner().method() == "patched" and Owner.added == 3 and target.fresh == "F"
+    assert patches.original(Owner, "method") is original_method
+    assert patches.uninstall() is True
+    assert Owner.__dict__["method"] is original_method
+    assert not hasattr(Owner, "added") and not hasattr(target, "fresh")
+    assert patches.uninstall() is False
+
+
+def test_inherited_attribute_is_removed_not_copied():
+    class Child(Owner):
+        pass
+
+    patches = PatchSet("child").add(Child, "method", new_method)
+    patches.install()
+    assert Child().method() == "patched"
+    patches.uninstall()
+    assert "method" not in Child.__dict__ and Child().method() == "original"
+
+
+def test_cannot_add_while_installed():
+    patches, _ = make()
+    patches.install()
+    with pytest.raises(RuntimeError, match="while installed"):
+        patches.add(Owner, "x", 1)
+    patches.uninstall()

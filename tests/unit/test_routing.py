@@ -1,0 +1,411 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The routing engine's decision order, on fake autotuners and the fake runtime.
+
+Every scenario counts submissions (planned + original): exactly one per call.
+"""
+
+import sys
+import types
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastlaunch
+from fastlaunch import FastLaunchError, config, counters, fakes, routing
+from fastlaunch.backends.fake import FAIL_STAGES
+from fastlaunch.testing import pack_bytes_reference
+
+SIG = ["*fp32", "*fp32", "i32"]
+ARGS = (0x1000, 0x2000, 1000)
+META = {"kernel_name": "triton_poi_fused_add_0", "abi": "npu", "arg_count": 3}
+
+
+def setup(backend, *, npu_shaped=True, n_launchers=1, spec_kw=None, blocks=(), **bind_kw):
+    spec_kw = spec_kw or {}
+    signature = spec_kw.pop("signature", SIG)
+    spec = fakes.spec("triton_poi_fused_add_0", signature,
+                      grid=spec_kw.pop("grid", fakes.ceil_grid(2, 128)),
+                      n_inputs=spec_kw.pop("n_inputs", None), **spec_kw)
+    launchers = [fakes.FakeLauncher(spec, backend) for _ in range(n_launchers)]
+    tuner = fakes.FakeAutotuner(launchers, npu_shaped=npu_shaped, runtime_blocks=blocks)
+    bound = routing.bind({**META, "abi": backend.abi}, tuner, **bind_kw)
+    return bound, tuner, launchers
+
+
+def subs(backend, launchers):
+    return fakes.submissions(backend, *launchers)
+
+
+def call(bound, backend, launchers, *args, **kw):
+    """Call once and check that exactly one launch reached the runtime."""
+    before = subs(backend, launchers)
+    bound(*(args or ARGS), stream=kw.pop("stream", 7), **kw)
+    assert subs(backend, launchers) == before + 1
+
+
+@pytest.mark.parametrize("npu_shaped", [True, False])
+def test_first_call_full_entry_then_planned(npu_fake, npu_shaped):
+    bound, tuner, launchers = setup(npu_fake, npu_shaped=npu_shaped, n_launchers=3)
+    call(bound, npu_fake, launchers)
+    assert tuner.full_entries == 1 and len(launchers[0].calls) == 1
+    assert bound.plan is not None and bound.plan.launcher is tuner.launchers[0]
+    for _ in range(4):
+        call(bound, npu_fake, launchers)
+    assert tuner.full_entries == 1
+    assert len(npu_fake.launches) == 4
+    assert fastlaunch.stats() == {"fallback.warming_up": 1, "fast": 4, "plan.created": 1}
+    record = npu_fake.launches[-1]
+    assert record.grid == (8, 1, 1) and record.block_dim == 8 and record.stream == 7
+    assert record.data == pack_bytes_reference("npu", SIG, ARGS, (8, 1, 1))
+
+
+def test_disabled_at_bind_always_full_entry(npu_fake):
+    with config.override(enabled=False):
+        bound, tuner, launchers = setup(npu_fake)
+    for _ in range(3):
+        call(bound, npu_fake, launchers)
+    assert tuner.full_entries == 3 and not npu_fake.launches and bound.plan is None
+    assert fastlaunch.stats() == {"fallback.disabled": 3}
+
+
+@pytest.mark.parametrize("attr", ["triton_interpret", "dump_launch_params"])
+def test_debug_flags_at_bind(npu_fake, attr):
+    spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
+    launcher = fakes.FakeLauncher(spec, npu_fake)
+    tuner = fakes.FakeAutotuner([launcher])
+    setattr(tuner, attr, True)
+    bound = routing.bind(META, tuner)
+    for _ in range(2):
+        call(bound, npu_fake, [launcher])
+    assert tuner.full_entries == 2 and fastlaunch.stats() == {f"fallback.{attr}": 2}
+
+
+def test_static_reasons_from_integration(npu_fake):
+    bound, tuner, launchers = setup(npu_fake, static_reasons=[("dump_fx_graph", True)])
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    assert fastlaunch.stats() == {"fallback.dump_fx_graph": 2}
+
+
+@pytest.mark.parametrize(("kw", "reason"), [({"benchmark_run": True}, "benchmark_run"),
+                                            ({"extra": 1}, "kwargs")])
+def test_per_call_full_entry_keeps_plan(npu_fake, kw, reason):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers, **kw)
+    assert tuner.full_entries == 2
+    call(bound, npu_fake, launchers)
+    assert fastlaunch.stats()[f"fallback.{reason}"] == 1
+    assert fastlaunch.stats()["fast"] == 2
+
+
+@pytest.fixture
+def fake_profiler(monkeypatch):
+    module = types.ModuleType("torch.autograd.profiler")
+    module._is_profiler_enabled = False
+    monkeypatch.setitem(sys.modules, "torch.autograd.profiler", module)
+    return module
+
+
+def test_profiler_takes_full_entry_per_call(npu_fake, fake_profiler):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    fake_profiler._is_profiler_enabled = True
+    call(bound, npu_fake, launchers)
+    fake_profiler._is_profiler_enabled = False
+    call(bound, npu_fake, launchers)
+    assert tuner.full_entries == 2
+    assert fastlaunch.stats() == {"fallback.warming_up": 1, "fallback.profiler": 1, "fast": 2,
+                                  "plan.created": 1}
+
+
+def test_probes_are_checked_only_when_maybe_full(npu_fake):
+    state = {"maybe": 0, "active": False}
+    bound, tuner, launchers = setup(
+        npu_fake, probes=[("debug_mode", lambda: state["active"])],
+        maybe_full=lambda: state["maybe"])
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    state.update(maybe=1)  # some mode active, not a debug one: still fast
+    call(bound, npu_fake, launchers)
+    state.update(active=True)
+    call(bound, npu_fake, launchers)
+    assert fastlaunch.stats() == {"fallback.warming_up": 1, "fallback.debug_mode": 1, "fast": 2,
+                                  "plan.created": 1}
+
+
+def test_grouped_autotuner_binds_original_run(npu_fake):
+    spec = fakes.spec("k", SIG)
+    tuner = fakes.FakeAutotuner([fakes.FakeLauncher(spec, npu_fake)], grouped=True)
+    slot = [None]
+    bound = routing.bind(META, tuner, call_slot=slot)
+    assert bound == tuner.run and slot[0] == tuner.run
+    tuner2 = fakes.FakeAutotuner([fakes.FakeLauncher(spec, npu_fake)])
+    tuner2.best_launcher_map = {}
+    assert routing.bind(META, tuner2) == tuner2.run
+
+
+def test_call_slot_holds_the_bound_object(npu_fake):
+    slot = [None]
+    bound, _, _ = setup(npu_fake, call_slot=slot)
+    assert slot[0] is bound
+
+
+def test_launcher_change_invalidates_plan(npu_fake):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    old = bound.plan
+    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 64)), npu_fake)
+    tuner.launchers = [new]
+    tuner.best_launcher = new
+    call(bound, npu_fake, [*launchers, new])
+    assert bound.plan is not old and bound.plan.launcher is new
+    assert npu_fake.launches[-1].grid == (16, 1, 1)
+    assert fastlaunch.stats()["plan.invalidated"] == 1
+
+
+def test_negative_cache_calls_selected_launcher_directly(npu_fake):
+    spec = fakes.spec("k", SIG)
+    launcher = fakes.FakeLauncher(None, npu_fake, refusal="clusters_unsupported")
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind(META, tuner)
+    for _ in range(4):
+        call(bound, npu_fake, [launcher])
+    assert tuner.full_entries == 1 and len(launcher.calls) == 4 and not npu_fake.launches
+    assert fastlaunch.stats() == {"fallback.negative_cache": 3, "fallback.warming_up": 1,
+                                  "plan.refused.clusters_unsupported": 1}
+    good = fakes.FakeLauncher(spec, npu_fake)
+    tuner.launchers = [good]
+    tuner.best_launcher = good
+    call(bound, npu_fake, [launcher, good])  # negative entry dropped, plan made
+    assert bound.plan.launcher is good
+    assert fastlaunch.stats()["negative.invalidated"] == 1
+
+
+def test_unsupported_type_is_a_stable_refusal(npu_fake):
+    bound, tuner, launchers = setup(npu_fake, spec_kw={"signature": ["*fp32", "*fp32",
+                                                                     "nvTmaDesc"]})
+    for _ in range(3):
+        call(bound, npu_fake, launchers)
+    assert fastlaunch.stats()["plan.refused.signature_type_unsupported"] == 1
+    assert fastlaunch.stats()["fallback.negative_cache"] == 2
+
+
+def test_launcher_without_spec_is_refused(npu_fake):
+    launcher = fakes.FakeLauncher(None, npu_fake)
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind(META, tuner)
+    call(bound, npu_fake, [launcher])
+    call(bound, npu_fake, [launcher])
+    assert "plan.refused.launcher_metadata_missing" in fastlaunch.stats()
+
+
+def test_callsite_schema_conflict(npu_fake):
+    spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
+    launcher = fakes.FakeLauncher(spec, npu_fake)
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind({**META, "arg_count": 4}, tuner)
+    call(bound, npu_fake, [launcher])
+    call(bound, npu_fake, [launcher])
+    assert "plan.refused.callsite_schema_conflict" in fastlaunch.stats()
+
+
+def test_hooks_send_one_call_to_original_launcher_and_keep_plan(npu_fake):
+    enter, exit_ = [], []
+    bound, tuner, launchers = setup(npu_fake, spec_kw={"hooks": (enter, exit_)})
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    plan = bound.plan
+    enter.append(print)
+    call(bound, npu_fake, launchers)
+    assert len(launchers[0].calls) == 2 and tuner.full_entries == 1
+    enter.clear()
+    exit_.append(print)
+    call(bound, npu_fake, launchers)
+    exit_.clear()
+    call(bound, npu_fake, launchers)
+    assert bound.plan is plan
+    assert fastlaunch.stats() == {"fallback.warming_up": 1, "fallback.launch_hooks": 2,
+                                  "fast": 2, "plan.created": 1}
+
+
+@pytest.mark.parametrize(("args", "stream", "reason"), [
+    ((0x1000, 0x2000, 10**8), 7, "grid_out_of_range"),
+    (ARGS, None, "stream_none"),
+])
+def test_transient_refusal_full_entry_keeps_plan(npu_fake, args, stream, reason):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    plan = bound.plan
+    call(bound, npu_fake, launchers, *args, stream=stream)
+    assert tuner.full_entries == 2 and bound.plan is plan
+    call(bound, npu_fake, launchers)
+    assert fastlaunch.stats()[f"fallback.{reason}"] == 1 and fastlaunch.stats()["fast"] == 2
+
+
+def test_grid_resolver_error_is_transient(npu_fake):
+    def grid(*inputs):
+        if inputs[2] < 0:
+            raise ZeroDivisionError("bad numel")
+        return (1, 1, 1)
+
+    bound, tuner, launchers = setup(npu_fake, spec_kw={"grid": grid})
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers, 1, 2, -1)
+    assert fastlaunch.stats()["fallback.grid_resolver_error"] == 1
+    assert bound.plan is not None
+
+
+@pytest.mark.parametrize("stage", FAIL_STAGES)
+def test_injected_failure_is_raised_and_never_replayed(npu_fake, stage):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    npu_fake.fail_at = stage
+    before = subs(npu_fake, launchers)
+    with pytest.raises(FastLaunchError) as info:
+        bound(*ARGS, stream=7)
+    after = subs(npu_fake, launchers)
+    assert after - before == (1 if stage == "after_submit" else 0)
+    assert tuner.full_entries == 1 and len(launchers[0].calls) == 1
+    assert info.value.reason == "backend_error" and info.value.submitted
+    assert fastlaunch.stats()["error.backend_error"] == 1
+
+
+def test_bad_argument_value_raises_without_replay(npu_fake):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    with pytest.raises(FastLaunchError, match="arg 2") as info:
+        bound(0x1000, 0x2000, 2.5, stream=7)
+    assert not info.value.recoverable
+    assert tuner.full_entries == 1 and len(npu_fake.launches) == 1
+
+
+def test_store_cubin_pending_is_not_stable(npu_fake):
+    spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
+    launcher = fakes.FakeLauncher(spec, npu_fake, store_cubin=True)
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind(META, tuner)
+    for _ in range(3):
+        call(bound, npu_fake, [launcher])
+    assert bound.plan is None and tuner.full_entries == 3
+    tuner.cuda_kernel_saved = True
+    call(bound, npu_fake, [launcher])
+    assert bound.plan is not None
+
+
+def test_fallback_launcher_and_coordesc_are_not_stable(npu_fake):
+    bound, tuner, launchers = setup(npu_fake)
+    launchers[0].fallback = True
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    assert bound.plan is None
+    del launchers[0].fallback
+    launchers[0].config = types.SimpleNamespace(found_by_coordesc=False)
+    tuner.inductor_meta["coordinate_descent_tuning"] = True
+    call(bound, npu_fake, launchers)
+    assert bound.plan is None
+    launchers[0].config.found_by_coordesc = True
+    call(bound, npu_fake, launchers)
+    assert bound.plan is not None
+
+
+def test_runtime_blocks_are_fixed_trailing_args(npu_fake):
+    sig = [*SIG, "i32", "i32"]
+    seen = []
+
+    def grid(*inputs):
+        seen.append(inputs)
+        return (inputs[2] // inputs[3], 1, 1)
+
+    bound, tuner, launchers = setup(npu_fake, blocks=(64, 4),
+                                    spec_kw={"signature": sig, "grid": grid, "n_inputs": 5})
+    call(bound, npu_fake, launchers)
+    assert launchers[0].calls[0][0] == (*ARGS, 64, 4)
+    call(bound, npu_fake, launchers)
+    assert seen[-1] == (*ARGS, 64, 4)
+    record = npu_fake.launches[-1]
+    assert record.data == pack_bytes_reference("npu", sig, (*ARGS, 64, 4),
+                                                                  (15, 1, 1))
+
+
+def test_static_grid_skips_the_resolver(npu_fake):
+    def grid(*inputs):
+        raise AssertionError("static grids are not evaluated")
+
+    bound, tuner, launchers = setup(npu_fake, spec_kw={"grid": grid, "static_grid": (2, 3, 1)})
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    assert npu_fake.launches[-1].grid == (2, 3, 1)
+
+
+def test_strict_mode_raises_on_unexpected_fallback_only(npu_fake, fake_profiler):
+    bound, tuner, launchers = setup(npu_fake)
+    with config.override(strict=True):
+        call(bound, npu_fake, launchers)
+        call(bound, npu_fake, launchers)
+        fake_profiler._is_profiler_enabled = True
+        call(bound, npu_fake, launchers)  # expected: no error
+        fake_profiler._is_profiler_enabled = False
+        before = subs(npu_fake, launchers)
+        with pytest.raises(FastLaunchError, match="strict_unexpected_fallback: grid_out_of_range"):
+            bound(0x1000, 0x2000, 10**8, stream=7)
+        assert subs(npu_fake, launchers) == before
+
+
+def test_cuda_zero_grid_launches_nothing(cuda_fake):
+    bound, tuner, launchers = setup(cuda_fake, npu_shaped=False)
+    call(bound, cuda_fake, launchers)
+    before = subs(cuda_fake, launchers)
+    bound(0x1000, 0x2000, 0, stream=0)
+    assert subs(cuda_fake, launchers) == before
+    assert fastlaunch.stats()["fast"] == 1
+
+
+EVENTS = ["plain", "profiler", "hook", "big_grid", "benchmark", "swap", "stream_none"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(EVENTS), min_size=1, max_size=25))
+def test_exactly_one_submission_per_call_in_any_sequence(events):
+    from fastlaunch import backends
+    from fastlaunch.backends.fake import FakeBackend
+
+    backend = FakeBackend("npu")
+    previous = backends.set_backend("fake", backend)
+    profiler = types.ModuleType("torch.autograd.profiler")
+    profiler._is_profiler_enabled = False
+    saved = sys.modules.get("torch.autograd.profiler")
+    sys.modules["torch.autograd.profiler"] = profiler
+    try:
+        with config.override(enabled=True, backend="fake"):
+            hooks = ([], [])
+            bound, tuner, launchers = setup(backend, spec_kw={"hooks": hooks})
+            for event in events:
+                profiler._is_profiler_enabled = event == "profiler"
+                if event == "hook":
+                    hooks[0].append(print)
+                if event == "swap":
+                    new = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 9)),
+                                             backend)
+                    launchers.append(new)
+                    tuner.launchers = [new]
+                    tuner.best_launcher = new
+                args = (1, 2, 10**8) if event == "big_grid" else ARGS
+                stream = None if event == "stream_none" else 3
+                kw = {"benchmark_run": True} if event == "benchmark" else {}
+                call(bound, backend, launchers, *args, stream=stream, **kw)
+                hooks[0].clear()
+    finally:
+        backends.set_backend("fake", previous)
+        if saved is None:
+            del sys.modules["torch.autograd.profiler"]
+        else:
+            sys.modules["torch.autograd.profiler"] = saved
+        counters.reset_stats()
