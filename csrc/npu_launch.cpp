@@ -64,7 +64,7 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   std::vector<void*> handles;
   std::string load_errors;
   for (const auto& path : libraries) {
-    if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
       handles.push_back(h);
     } else {
       const char* why = dlerror();

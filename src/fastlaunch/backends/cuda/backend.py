@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ... import _core
-from ...errors import CallRefused, FastLaunchError, PlanUnavailable
+from ...errors import FastLaunchError, PlanUnavailable
+from .. import native
 from ..base import Backend, KernelSpec, LaunchRecord
 
 
@@ -57,19 +58,7 @@ class CudaBackend(Backend):
         return plan.launch
 
     def translate_error(self, err: BaseException) -> FastLaunchError:
-        """Native errors: grid ones happen before anything is packed."""
-        if isinstance(err, FastLaunchError):
-            return err
-        if isinstance(err, _core.GridError):
-            return CallRefused("grid_out_of_range", detail=str(err))
-        if isinstance(err, _core.DeviceMismatch):
-            return FastLaunchError("device_mismatch", detail=str(err))
-        if isinstance(err, _core.InputError):
-            return FastLaunchError("bad_argument", detail=str(err))
-        if isinstance(err, _core.LaunchError):
-            return FastLaunchError("launch_failed", submitted=True, detail=str(err))
-        return FastLaunchError("backend_error", submitted=True,
-                               detail=f"{type(err).__name__}: {err}")
+        return native.translate(err)
 
     def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
         native = plan.plan

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The real C++ NPU launch path against a fake CANN runtime library."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+import fastlaunch
+from fastlaunch import FastLaunchError, PlanUnavailable, backends, config, fakes, routing
+from fastlaunch.backends.npu import NpuBackend
+from fastlaunch.testing import pack_bytes_reference
+from helpers.fake_cann import FakeCann, build
+from helpers.oracle import cc, oracle_bytes
+
+pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
+
+SIG = ["*fp32", "*fp32", "i32", "fp32", "i64", "*fp16"]
+ARGS = (0x1000, 0x2000, 1000, 0.5, -7, None)
+FFTS = 0xFF75000000
+
+
+@pytest.fixture(scope="module", params=["acl", "rt"])
+def cann(request, tmp_path_factory):
+    return FakeCann(build(request.param, tmp_path_factory.mktemp(request.param)))
+
+
+@pytest.fixture
+def fake(cann):
+    cann.reset()
+    return cann
+
+
+def spec(**options):
+    options.setdefault("ffts", True)
+    grid = options.pop("grid", fakes.ceil_grid(2, 100))
+    return fakes.spec("triton_poi_fused_0", SIG, grid=grid, **options)
+
+
+def make(fake, queue=None, **options):
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline")
+    if queue is not None:
+        backend._submit = queue
+        backend.queue = "auto"
+    plan = backend.make_plan(spec(**options), input_count=len(SIG), fixed_args=())
+    return backend, plan
+
+
+def test_available_names_what_is_missing(fake, tmp_path):
+    ok, why = NpuBackend(libraries=[str(fake.path)], queue="inline").available()
+    assert ok and why == ""
+    empty = tmp_path / "libempty.so"
+    empty.write_bytes(b"")
+    ok, why = NpuBackend(libraries=[str(empty)], queue="inline").available()
+    assert not ok and "no CANN launch symbol" in why and "libempty.so" in why
+
+
+def test_launch_bytes_equal_reference_and_oracle(fake):
+    backend, plan = make(fake)
+    assert plan.api == fake.path.name.split("_")[-1][:-3]
+    backend.launch(plan, 0x5151, (10, 1, 1), ARGS)
+    (call,) = fake.calls()
+    assert (call.func, call.block_dim, call.stream, call.attr_id) == (0xBEEF, 10, 0x5151, -1)
+    expected = pack_bytes_reference("npu", SIG, ARGS, (10, 1, 1), ffts=True, ffts_addr=FFTS)
+    assert call.args == expected
+    oracle = oracle_bytes("npu", [{"signature": SIG, "args": [a or 0 for a in ARGS],
+                                   "grid": (10, 1, 1), "ffts": True, "ffts_addr": FFTS}])[0]
+    assert call.args == oracle
+    assert backend.describe(plan, 0x5151, (10, 1, 1), ARGS).data == expected
+
+
+def test_ffts_address_queried_once_per_plan(fake):
+    backend, plan = make(fake)
+    for _ in range(3):
+        backend.launch(plan, 1, (1, 1, 1), ARGS)
+    assert fake.lib.fake_ffts_queries() == 1
+    make(fake, ffts=False)
+    assert fake.lib.fake_ffts_queries() == 1
+
+
+def test_zero_ffts_address_refuses_the_plan(fake):
+    fake.lib.fake_set_ffts_addr(0)
+    with pytest.raises(PlanUnavailable, match="FFTS control address is 0"):
+        make(fake)
+
+
+def test_simt_kernel_passes_dynamic_ub_size(fake):
+    backend, plan = make(fake, simt=True, pure_simt=True, ffts=False, dyn_ubuf_size=122880)
+    backend.launch(plan, 3, (2, 3, 1), ARGS)
+    (call,) = fake.calls()
+    assert call.attr_id == 2 and call.attr_value == 122880 and call.block_dim == 6
+    assert call.api in ("acl", "rt-v2")
+    assert call.args == pack_bytes_reference("npu", SIG, ARGS, (2, 3, 1), pure_simt=True)
+
+
+def test_launch_error_is_raised_and_never_replayed(fake):
+    backend, plan = make(fake)
+    fake.lib.fake_set_launch_error(507015)
+    with pytest.raises(FastLaunchError, match="failed with code 507015") as info:
+        backend.launch(plan, 1, (1, 1, 1), ARGS)
+    assert info.value.submitted and not info.value.recoverable
+    assert fake.calls() == []
+
+
+@pytest.mark.parametrize(("grid", "reason"), [((0, 1, 1), "grid_out_of_range"),
+                                              ((300, 300, 1), "grid_out_of_range")])
+def test_bad_grid_refused_before_anything(fake, grid, reason):
+    backend, plan = make(fake)
+    with pytest.raises(fastlaunch.CallRefused) as info:
+        backend.launch(plan, 1, grid, ARGS)
+    assert info.value.reason == reason and fake.calls() == []
+
+
+def test_null_stream_and_bad_args_are_errors(fake):
+    backend, plan = make(fake)
+    with pytest.raises(FastLaunchError, match="stream: got 0"):
+        backend.launch(plan, 0, (1, 1, 1), ARGS)
+    with pytest.raises(FastLaunchError, match="arg 2 'arg2' \\(i32\\): got float"):
+        backend.launch(plan, 1, (1, 1, 1), (0, 0, 1.5, 0.5, 1, None))
+    with pytest.raises(FastLaunchError, match="args: got 2 values, expected 6"):
+        backend.launch(plan, 1, (1, 1, 1), (0, 0))
+    assert fake.calls() == []
+
+
+def test_workspace_and_locks_are_allocated_and_passed(fake):
+    sizes = []
+
+    def workspace(size):
+        sizes.append(("ws", size))
+        return 0xAAAA0000, object()
+
+    def locks(count, init):
+        sizes.append(("locks", count, init))
+        return 0xBBBB0000, object()
+
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", workspace=workspace,
+                         locks=locks)
+    plan = backend.make_plan(spec(workspace_size=256, lock_num=4, lock_init_value=0),
+                             input_count=len(SIG), fixed_args=())
+    backend.launch(plan, 9, (3, 2, 1), ARGS)
+    assert sizes == [("ws", 256 * 6), ("locks", 4, 0)]
+    (call,) = fake.calls()
+    assert struct.unpack_from("<QQQ", call.args) == (FFTS, 0xBBBB0000, 0xAAAA0000)
+    assert call.args == pack_bytes_reference("npu", SIG, ARGS, (3, 2, 1), ffts=True,
+                                             ffts_addr=FFTS, workspace=0xAAAA0000,
+                                             sync_lock=0xBBBB0000)
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"device_print": True}, "device_print_unsupported"),
+    ({"coalesce_factor": 2}, "coalesced_grid_unsupported"),
+    ({"pure_simt": True, "simt": False}, "pure_simt_without_simt"),
+    ({"pure_simt": True, "simt": True, "workspace_size": 8}, "memory_without_slots"),
+])
+def test_plans_refused_for_behaviour_not_reproduced(fake, options, reason):
+    with pytest.raises(PlanUnavailable) as info:
+        make(fake, **options)
+    assert info.value.reason == reason
+
+
+def test_blocks_parallel_clamp_refuses_plan(fake, monkeypatch):
+    monkeypatch.setenv("TRITON_ALL_BLOCKS_PARALLEL", "1")
+    with pytest.raises(PlanUnavailable, match="blocks_parallel_clamp_unsupported"):
+        make(fake)
+
+
+def test_task_queue_owns_the_buffer_until_it_runs(fake):
+    backend, plan = make(fake, queue=fake.submit_capsule())
+    assert plan.queued
+    args = [bytearray(b"x")]  # nothing of the call survives but the packed buffer
+    backend.launch(plan, 0x77, (5, 1, 1), ARGS)
+    del args
+    assert fake.lib.fake_pending() == 1 and fake.calls() == []
+    assert fake.lib.fake_pending_name(0) == b"triton_poi_fused_0"
+    released = fake.lib.fake_released()
+    assert fake.lib.fake_run_pending() == 1
+    assert fake.lib.fake_released() == released + 1
+    (call,) = fake.calls()
+    assert call.args == pack_bytes_reference("npu", SIG, ARGS, (5, 1, 1), ffts=True,
+                                             ffts_addr=FFTS)
+
+
+def test_task_queue_submission_failure_raises_and_releases(fake):
+    backend, plan = make(fake, queue=fake.submit_capsule())
+    fake.lib.fake_set_submit_error(-3)
+    released = fake.lib.fake_released()
+    try:
+        with pytest.raises(FastLaunchError, match="task queue submission"):
+            backend.launch(plan, 1, (1, 1, 1), ARGS)
+    finally:
+        fake.lib.fake_set_submit_error(0)
+    assert fake.lib.fake_released() == released + 1 and fake.calls() == []
+
+
+def test_routing_engine_end_to_end(fake):
+    """Generated-code call path: bind, warm up, plan, launch through fake CANN."""
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline")
+    previous = backends.set_backend("npu", backend)
+    fastlaunch.reset_stats()
+    try:
+        with config.override(enabled=True, backend="npu"):
+            kernel = spec()
+            launcher = fakes.FakeLauncher(kernel, backend)
+            tuner = fakes.FakeAutotuner([launcher])
+            bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 6}, tuner)
+            for _ in range(3):
+                bound(*ARGS, stream=0x42)
+            fake.lib.fake_set_launch_error(1)
+            with pytest.raises(FastLaunchError):
+                bound(*ARGS, stream=0x42)
+    finally:
+        backends.set_backend("npu", previous)
+    assert len(fake.calls()) == 2 and len(launcher.calls) == 1 and tuner.full_entries == 1
+    assert fastlaunch.stats()["fast"] == 2 and fastlaunch.stats()["error.launch_failed"] == 1
