@@ -27,6 +27,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
 }
 _pending: dict[str, tuple[str, ...]] = {}
 _results: dict[str, str] = {}  # integration -> "installed" or the reason it is not
+_callbacks: dict[str, list[Callable[[object], None]]] = {}  # module -> run after its import
 
 
 def _install(name: str) -> None:
@@ -51,7 +52,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
     """Runs the pending installs once a watched module has finished executing."""
 
     def find_spec(self, fullname, path, target=None):
-        watched = {m for mods in _pending.values() for m in mods}
+        watched = {m for mods in _pending.values() for m in mods} | set(_callbacks)
         if fullname not in watched:
             return None
         for finder in sys.meta_path:
@@ -73,6 +74,8 @@ class _Loader(importlib.abc.Loader):
 
     def exec_module(self, module) -> None:
         self.inner.exec_module(module)
+        for callback in _callbacks.pop(module.__name__, ()):
+            callback(module)
         for name in list(_pending):
             _maybe_install(name)
 
@@ -80,14 +83,27 @@ class _Loader(importlib.abc.Loader):
 _finder = _AfterImport()
 
 
-def watch(names: tuple[str, ...] | None = None,
-          install: Callable[[str], None] | None = None) -> None:
+def _arm() -> None:
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+
+
+def after_import(module_name: str, callback: Callable[[object], None]) -> None:
+    """Call ``callback(module)`` once ``module_name`` has been imported (now, if it is)."""
+    module = sys.modules.get(module_name)
+    if module is not None:
+        callback(module)
+        return
+    _callbacks.setdefault(module_name, []).append(callback)
+    _arm()
+
+
+def watch(names: tuple[str, ...] | None = None) -> None:
     """Install each integration now or right after its target modules load."""
     for name in names or tuple(TARGETS):
         _pending[name] = TARGETS[name]
         _results.setdefault(name, "waiting for " + ", ".join(TARGETS[name]))
-    if _finder not in sys.meta_path:
-        sys.meta_path.insert(0, _finder)
+    _arm()
     for name in list(_pending):
         _maybe_install(name)
 
@@ -102,6 +118,9 @@ def autoload() -> None:
         from .backends.npu import integration as npu_integration
 
         npu_integration.claim_switch()
+        if cfg.npu_impl == "torch_npu":
+            names = tuple(n for n in names if n != "npu")
+            _results["npu"] = "not installed: FASTLAUNCH_NPU_IMPL=torch_npu"
     watch(names)
     log.info("fastlaunch: enabled by %s (backend %s)", cfg.enabled_by, cfg.backend)
 

@@ -17,8 +17,8 @@ import logging
 import os
 from typing import Any
 
-from ... import abi, codegen, routing
-from ...errors import FastLaunchError, PlanUnavailable
+from ... import abi, codegen, launchers, routing
+from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ..base import KernelSpec
 
@@ -26,34 +26,12 @@ log = logging.getLogger(__name__)
 _patches: PatchSet | None = None
 
 
-def _grid_resolver(compile_result: Any, launcher: Any, def_args: list[str]):
-    from torch._inductor.runtime.triton_heuristics import GridExpr
-
-    grid = GridExpr.from_meta(compile_result.inductor_meta, compile_result.config)
-    exprs = (grid.x_grid, grid.y_grid, grid.z_grid)
-    if not grid.prefix and all(isinstance(e, int) for e in exprs):
-        return None, tuple(int(e) for e in exprs)
-    body = [f"    {line}" for line in grid.prefix]
-    source = "\n".join([f"def _fastlaunch_grid({', '.join(def_args)}):", *body,
-                        f"    return ({exprs[0]}, {exprs[1]}, {exprs[2]})"])
-    scope = launcher.__globals__  # the launcher's private scope: same names as its grid
-    exec(source, scope)
-    return scope.pop("_fastlaunch_grid"), None
-
-
 def _hooks() -> tuple:
     try:
         from triton import knobs
     except ImportError:
         return ()
-    found = []
-    for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):
-        calls = getattr(hook, "calls", None)
-        if isinstance(calls, list):
-            found.append(calls)  # live HookChain list: empty means no hook
-        elif hook is not None:
-            found.append((hook,))
-    return tuple(found)
+    return launchers.hook_lists(knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook)
 
 
 def _kernel_params(compile_result: Any, launcher: Any) -> dict:
@@ -109,21 +87,20 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
         raise PlanUnavailable("store_cubin")
     if compile_meta.get("device_type", "cuda") != "cuda":
         raise PlanUnavailable("device_type_unsupported", detail=str(compile_meta["device_type"]))
-    code = launcher.__code__
-    def_args = list(code.co_varnames[:code.co_argcount])
-    if def_args[-1:] != ["stream"]:
-        raise PlanUnavailable("launcher_signature_unknown", detail=str(def_args))
-    def_args = def_args[:-1]
+    args = launchers.def_args(launcher)
     params = _kernel_params(compile_result, launcher)
     signature_map = compile_meta["signature"]
     try:
         types = tuple(signature_map[name] for name in params["names"])
-        positions = tuple(def_args.index(name) for name in params["names"])
+        positions = tuple(args.index(name) for name in params["names"])
     except (KeyError, ValueError) as err:
         raise PlanUnavailable("launcher_args_unmapped", detail=str(err)) from None
     for t in types:
         abi.kind_of(t)  # refuses TMA descriptors and other unsupported types
-    grid, static_grid = _grid_resolver(compile_result, launcher, def_args)
+    from torch._inductor.runtime.triton_heuristics import GridExpr
+
+    grid, static_grid = launchers.grid_resolver(
+        GridExpr.from_meta(inductor_meta, compile_result.config), launcher, args)
     device = compile_meta.get("device", 0) or 0
     name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
     return KernelSpec(
@@ -133,22 +110,6 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
         options={"num_warps": int(params["num_warps"]), "shared": params["shared"],
                  "n_scratch": params["n_scratch"], "launcher_kind": params["kind"]},
         owner=params["owner"], hooks=_hooks())
-
-
-def _wrap_make_launcher(original):
-    @functools.wraps(original)
-    def make_launcher(self):
-        launcher = original(self)
-        try:
-            setattr(launcher, routing.SPEC_ATTR, describe_launcher(self, launcher))
-        except FastLaunchError as err:
-            setattr(launcher, routing.REFUSAL_ATTR, err.reason)
-        except Exception as err:  # never break compilation: stay on the stock path
-            log.warning("fastlaunch: cannot describe launcher: %s: %s", type(err).__name__, err)
-            setattr(launcher, routing.REFUSAL_ATTR, "launcher_inspection_error")
-        return launcher
-
-    return make_launcher
 
 
 def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
@@ -206,7 +167,8 @@ def install() -> bool:
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
     for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
-        patches.add(cls, "make_launcher", _wrap_make_launcher(cls.make_launcher))
+        patches.add(cls, "make_launcher",
+                    launchers.wrap_make_launcher(cls.make_launcher, describe_launcher))
     patches.install()
     routing.register_bind_options("cuda", _bind_options)
     _patches = patches

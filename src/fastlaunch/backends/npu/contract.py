@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the NPU integration needs from torch_npu, checked on its source.
+
+The same check runs in the tests (on the wheels of each supported release,
+without importing them) and before the integration patches an installed
+torch_npu: a release that fails is reported unsupported and never patched.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+WRAPPER = "torch_npu/_inductor/codegen/wrapper.py"
+HEURISTICS = "torch_npu/_inductor/runtime/triton_heuristics.py"
+CONFIG = "torch_npu/_inductor/config.py"
+UTILS = "torch_npu/_inductor/utils.py"
+OPCOMMAND = "torch_npu/include/torch_npu/csrc/framework/OpCommand.h"
+OPPARAM = "torch_npu/include/torch_npu/csrc/framework/OpParamMaker.h"
+IN_TREE = "torch_npu/_inductor/experimental/python_wrapper_fast_launch/patch.py"
+
+# Parameters the patched generate_kernel_call forwards by keyword.
+KERNEL_CALL_PARAMS = ("self", "kernel_name", "call_args")
+
+
+def _class(tree: ast.Module, name: str) -> ast.ClassDef | None:
+    return next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None)
+
+
+def _method(cls: ast.ClassDef | None, name: str) -> ast.FunctionDef | None:
+    if cls is None:
+        return None
+    return next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+
+
+def _params(fn: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
+
+
+def check(read: Callable[[str], str | None]) -> list[str]:
+    """Problems found (empty when the release is supported). ``read(path)``
+    returns a file of the release, or None when it is absent."""
+    problems: list[str] = []
+
+    def need(path: str) -> str:
+        text = read(path)
+        if text is None:
+            problems.append(f"{path}: missing")
+        return (text or "").lstrip("\ufeff")  # some torch_npu files start with a BOM
+
+    wrapper_src = need(WRAPPER)
+    if wrapper_src:
+        tree = ast.parse(wrapper_src)
+        cls = _class(tree, "NPUPythonWrapperCodeGen")
+        if cls is None:
+            problems.append(f"{WRAPPER}: class NPUPythonWrapperCodeGen missing")
+        gkc = _method(cls, "generate_kernel_call")
+        if gkc is None:
+            problems.append(f"{WRAPPER}: NPUPythonWrapperCodeGen.generate_kernel_call missing")
+        else:
+            params = _params(gkc)
+            if tuple(params[:3]) != KERNEL_CALL_PARAMS or "triton" not in params:
+                problems.append(f"{WRAPPER}: generate_kernel_call{tuple(params)} lacks "
+                                f"{KERNEL_CALL_PARAMS} or 'triton'")
+            body = ast.get_source_segment(wrapper_src, gkc) or ""
+            if not re.search(r"\{kernel_name\}\.run\(\{call_args_str\}, stream=\{stream_name\}\)",
+                             body):
+                problems.append(f"{WRAPPER}: generate_kernel_call no longer writes "
+                                "'{kernel_name}.run({call_args_str}, stream={stream_name})'")
+        helper = "_is_codegen_graph_partition_subgraph"
+        if not any(isinstance(n, ast.FunctionDef) and n.name == helper for n in tree.body):
+            problems.append(f"{WRAPPER}: _is_codegen_graph_partition_subgraph missing")
+
+    heur_src = need(HEURISTICS)
+    if heur_src:
+        tree = ast.parse(heur_src)
+        result = _class(tree, "TritonCompileResultNpu")
+        make = _method(result, "make_launcher")
+        if make is None:
+            problems.append(f"{HEURISTICS}: TritonCompileResultNpu.make_launcher missing")
+        else:
+            body = ast.get_source_segment(heur_src, make) or ""
+            for key in ("function", "bin", "launch_enter_hook", "launch_exit_hook"):
+                if f'"{key}"' not in body:
+                    problems.append(f"{HEURISTICS}: make_launcher scope lacks {key!r}")
+            if "def launcher(" not in body:
+                problems.append(f"{HEURISTICS}: make_launcher no longer generates 'launcher'")
+        tuner = _class(tree, "NPUCachingAutotuner")
+        if _method(tuner, "_build_runtime_launch_args") is None:
+            problems.append(f"{HEURISTICS}: NPUCachingAutotuner._build_runtime_launch_args "
+                            "missing")
+        for attr in ("best_launcher", "best_runtime_blocks"):
+            if f"self.{attr} =" not in heur_src:
+                problems.append(f"{HEURISTICS}: NPUCachingAutotuner.{attr} never assigned")
+        grid = _class(tree, "GridExprNpu")
+        if _method(grid, "from_meta_and_set_numel") is None:
+            problems.append(f"{HEURISTICS}: GridExprNpu.from_meta_and_set_numel missing")
+
+    config_src = need(CONFIG)
+    for name in ("dump_fx_graph", "check_accuracy"):
+        if config_src and not re.search(rf"^{name}\s*=", config_src, re.M):
+            problems.append(f"{CONFIG}: {name} missing")
+    utils_src = need(UTILS)
+    if utils_src and "def triton_support_ffts(" not in utils_src:
+        problems.append(f"{UTILS}: triton_support_ffts missing")
+
+    opcommand = need(OPCOMMAND)
+    if opcommand:
+        for decl in (r"OpCommand\s*&\s*Name\(const string\s*&\s*\w+\)",
+                     r"OpCommand\s*&\s*SetCustomHandler\(PROC_FUNC \w+\)", r"void Run\(\)"):
+            if not re.search(decl, opcommand):
+                problems.append(f"{OPCOMMAND}: no {decl}")
+    opparam = need(OPPARAM)
+    if opparam and not re.search(r"using PROC_FUNC = std::function<int\(\)>;", opparam):
+        problems.append(f"{OPPARAM}: PROC_FUNC is not std::function<int()>")
+    return problems
+
+
+def has_in_tree_fast_launch(read: Callable[[str], str | None]) -> bool:
+    """torch_npu 2.10.0.post7+ ships its own experimental planned launch."""
+    return read(IN_TREE) is not None
+
+
+def installed_reader() -> Callable[[str], str | None] | None:
+    """A reader over the installed torch_npu's files, found without importing it."""
+    spec = importlib.util.find_spec("torch_npu")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(next(iter(spec.submodule_search_locations))).parent
+
+    def read(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    return read

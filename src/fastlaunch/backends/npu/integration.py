@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hooks into torch_npu's Inductor backend (torch_npu 2.10 and later).
+
+Patched, transactionally, when the NPU Triton backend's modules load:
+
+* ``NPUPythonWrapperCodeGen.generate_kernel_call`` (multi-stream call sites,
+  written directly) and ``NPUPythonWrapperCodeGen._generate_kernel_call_helper``
+  (the deferred wrapper lines of every other call site): the
+  ``kernel.run(...)`` line becomes a fastlaunch call site;
+* ``TritonCompileResultNpu.make_launcher``: each launcher gets a KernelSpec.
+
+torch_npu 2.10.0.post7 and later ship their own experimental planned launch
+behind ``TORCHINDUCTOR_NPU_FAST_LAUNCH``. Exactly one may be active; which
+one is ``FASTLAUNCH_NPU_IMPL`` (default: fastlaunch). See docs/npu_fast_launch.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from typing import Any
+
+from ... import abi, codegen, config, launchers, routing
+from ...errors import PlanUnavailable
+from ...patching import PatchSet
+from ..base import KernelSpec
+from . import contract
+
+log = logging.getLogger(__name__)
+_patches: PatchSet | None = None
+_choice = ""  # which implementation is active, for doctor
+
+
+class UnsupportedRelease(RuntimeError):
+    """The installed torch_npu lacks something the integration patches or reads."""
+
+
+def claim_switch() -> None:
+    """Make sure only one planned launch is active, before torch_npu's loads.
+
+    With ``FASTLAUNCH_NPU_IMPL=fastlaunch`` torch_npu's in-tree copy is turned
+    off as soon as its config module is imported; with ``torch_npu`` ours is
+    not installed.
+    """
+    global _choice
+    from ... import autoload
+
+    if config.get().npu_impl == "torch_npu":
+        _choice = "torch_npu in-tree fast launch (FASTLAUNCH_NPU_IMPL=torch_npu)"
+        return
+
+    def disable_in_tree(module: Any) -> None:
+        if getattr(module, "enable_fast_launch", False):
+            module.enable_fast_launch = False
+            log.info("fastlaunch: torch_npu's in-tree fast launch turned off; fastlaunch "
+                     "launches NPU kernels (FASTLAUNCH_NPU_IMPL=torch_npu keeps the in-tree one)")
+
+    autoload.after_import("torch_npu._inductor.config", disable_in_tree)
+
+
+def choice() -> str:
+    return _choice
+
+
+def _meta(binary: Any, name: str, default: Any = None) -> Any:
+    return launchers.metadata_value(getattr(binary, "metadata", None), name, default)
+
+
+def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
+    """The KernelSpec of one freshly made NPU launcher."""
+    from torch_npu._inductor.runtime import triton_heuristics as th
+    from torch_npu._inductor.utils import triton_support_ffts
+
+    inductor_meta = compile_result.inductor_meta
+    if inductor_meta.get("group_enabled"):
+        return None  # grouped launchers are bound to autotuner.run, never planned
+    compile_meta = compile_result.compile_meta
+    scope = launcher.__globals__
+    binary = scope["bin"]
+    args = launchers.def_args(launcher)
+    signature = compile_meta["signature"]
+    params = [a for a in binary.src.fn.arg_names if signature.get(a, "constexpr") != "constexpr"]
+    try:
+        positions = tuple(args.index(name) for name in params)
+    except ValueError as err:
+        raise PlanUnavailable("launcher_args_unmapped", detail=str(err)) from None
+    types = tuple(signature[name] for name in params)
+    for t in types:
+        abi.kind_of(t)
+    cfg = compile_result.config
+    blocks = tuple(inductor_meta.get("runtime_block_arg_names", ()))
+    if inductor_meta.get("inductor_ascend_linear_mode", "no_linear") == "no_linear" \
+            and not blocks:
+        grid_expr = th.GridExpr.from_meta(inductor_meta, cfg)
+    else:
+        numels = [a for a in binary.src.fn.arg_names if "_numel" in a]
+        grid_expr = th.GridExprNpu.from_meta_and_set_numel(inductor_meta, cfg, numels)
+    grid, static_grid = launchers.grid_resolver(grid_expr, launcher, args)
+    pure_simt = bool(_meta(binary, "is_pure_simt", None) or _meta(binary, "force_simt_only"))
+    options = {
+        "ffts": bool(triton_support_ffts()),
+        "pure_simt": pure_simt,
+        "simt": "simt" in str(_meta(binary, "parallel_mode", "")).lower() or pure_simt,
+        "dyn_ubuf_size": int(_meta(binary, "shared_mem_dynamic_size", 0) or 0),
+        "workspace_size": int(_meta(binary, "workspace_size", 0) or 0),
+        "lock_num": int(_meta(binary, "lock_num", 0) or 0),
+        "lock_init_value": int(_meta(binary, "lock_init_value", 0) or 0),
+        "coalesce_factor": int(_meta(binary, "coalesce_factor", 1) or 1),
+        "device_print": os.getenv("TRITON_DEVICE_PRINT", "false").lower() in ("true", "1"),
+    }
+    name = inductor_meta.get("kernel_name") or binary.src.fn.__name__
+    return KernelSpec(
+        name=str(name), handle=int(scope["function"]), signature=types, names=tuple(params),
+        positions=positions, grid=grid, static_grid=static_grid,
+        device=int(compile_meta.get("device", 0) or 0), options=options, owner=binary,
+        hooks=launchers.hook_lists(scope.get("launch_enter_hook"),
+                                   scope.get("launch_exit_hook")))
+
+
+def _eligible(wrapper: Any, kwargs: dict) -> bool:
+    from torch._inductor import config as inductor_config
+    from torch._inductor.virtualized import V
+    from torch_npu._inductor.codegen import wrapper as wrapper_module
+
+    return bool(kwargs.get("triton", True) and not V.graph.cpp_wrapper
+                and not wrapper_module._is_codegen_graph_partition_subgraph(wrapper)
+                and not inductor_config.triton.autotune_at_compile_time)
+
+
+def _wrap_call(original, *, positional_ok: bool):
+    @functools.wraps(original)
+    def call(self, kernel_name, call_args, *args, **kwargs):
+        if (args and not positional_ok) or not _eligible(self, kwargs):
+            return original(self, kernel_name, call_args, *args, **kwargs)
+        from torch._inductor.virtualized import V
+
+        graph_id = str(getattr(V.graph, "graph_id", None) or getattr(V.graph, "name", "graph"))
+        return codegen.rewrite_run_line(
+            self, kernel_name, len(call_args), "npu", graph_id,
+            lambda: original(self, kernel_name, call_args, *args, **kwargs))
+
+    return call
+
+
+def _bind_options(autotuner: Any) -> dict:
+    from torch_npu._inductor import config as npu_config
+
+    return {"static_reasons": [("dump_fx_graph", bool(npu_config.dump_fx_graph)),
+                               ("check_accuracy", bool(npu_config.check_accuracy))]}
+
+
+def install() -> bool:
+    """Patch torch_npu; refuses an unsupported release or an active in-tree copy."""
+    global _patches, _choice
+    if _patches is not None and _patches.installed:
+        log.info("fastlaunch: npu integration already installed")
+        return False
+    read = contract.installed_reader()
+    if read is None:
+        msg = "torch_npu is not installed"
+        raise UnsupportedRelease(msg)
+    problems = contract.check(read)
+    if problems:
+        msg = "unsupported torch_npu: " + "; ".join(problems)
+        raise UnsupportedRelease(msg)
+    from torch_npu._inductor.codegen.wrapper import NPUPythonWrapperCodeGen
+    from torch_npu._inductor.runtime.triton_heuristics import TritonCompileResultNpu
+
+    if getattr(NPUPythonWrapperCodeGen, "_npu_fast_launch_patched", False):
+        _choice = "torch_npu in-tree fast launch (it was installed first)"
+        msg = ("torch_npu's in-tree fast launch is already installed; set "
+               "FASTLAUNCH_NPU_IMPL=torch_npu to keep it, or enable fastlaunch before torch_npu "
+               "loads its Triton backend")
+        raise RuntimeError(msg)
+    patches = PatchSet("npu-inductor")
+    patches.add(NPUPythonWrapperCodeGen, "generate_kernel_call",
+                _wrap_call(NPUPythonWrapperCodeGen.generate_kernel_call, positional_ok=True))
+    patches.add(NPUPythonWrapperCodeGen, "_generate_kernel_call_helper",
+                _wrap_call(NPUPythonWrapperCodeGen._generate_kernel_call_helper,
+                           positional_ok=False))
+    patches.add(TritonCompileResultNpu, "make_launcher",
+                launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
+                                             describe_launcher))
+    patches.install()
+    routing.register_bind_options("npu", _bind_options)
+    _patches = patches
+    _choice = "fastlaunch"
+    log.info("fastlaunch: npu integration installed (%s)",
+             "torch_npu's in-tree copy present, turned off"
+             if contract.has_in_tree_fast_launch(read) else "no in-tree copy")
+    return True
+
+
+def uninstall() -> bool:
+    global _patches
+    if _patches is None:
+        return False
+    _patches.uninstall()
+    _patches = None
+    routing.register_bind_options("npu", None)
+    return True
+
+
+def installed() -> bool:
+    return _patches is not None and _patches.installed

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers the integrations share to describe a freshly made launcher."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import routing
+from .errors import FastLaunchError, PlanUnavailable
+
+log = logging.getLogger(__name__)
+
+
+def def_args(launcher: Any) -> list[str]:
+    """The launcher's positional parameters, without the trailing ``stream``."""
+    code = launcher.__code__
+    names = list(code.co_varnames[:code.co_argcount])
+    if names[-1:] != ["stream"]:
+        raise PlanUnavailable("launcher_signature_unknown", detail=str(names))
+    return names[:-1]
+
+
+def grid_resolver(grid: Any, launcher: Any, args: Sequence[str]):
+    """(resolver, static grid) from a GridExpr, evaluated in the launcher's own scope.
+
+    The launcher was exec'd from the same expressions into a private globals
+    dict, so every name they use resolves there too.
+    """
+    exprs = (grid.x_grid, grid.y_grid, grid.z_grid)
+    if not grid.prefix and all(isinstance(e, int) for e in exprs):
+        return None, tuple(int(e) for e in exprs)
+    body = [f"    {line}" for line in grid.prefix]
+    source = "\n".join([f"def _fastlaunch_grid({', '.join(args)}):", *body,
+                        f"    return ({exprs[0]}, {exprs[1]}, {exprs[2]})"])
+    scope = launcher.__globals__
+    exec(source, scope)
+    return scope.pop("_fastlaunch_grid"), None
+
+
+def hook_lists(*hooks: object) -> tuple:
+    """Live callback lists of Triton launch hooks: a HookChain's ``calls`` list
+    (empty means inactive), or a one-element tuple for an older single hook."""
+    found = []
+    for hook in hooks:
+        calls = getattr(hook, "calls", None)
+        if isinstance(calls, list):
+            found.append(calls)
+        elif hook is not None:
+            found.append((hook,))
+    return tuple(found)
+
+
+def wrap_make_launcher(original: Callable, describe: Callable[[Any, Any], Any]) -> Callable:
+    """``make_launcher`` that also attaches a KernelSpec (or the refusal) to the launcher."""
+    @functools.wraps(original)
+    def make_launcher(self):
+        launcher = original(self)
+        try:
+            spec = describe(self, launcher)
+        except FastLaunchError as err:
+            setattr(launcher, routing.REFUSAL_ATTR, err.reason)
+        except Exception as err:  # never break compilation: stay on the original path
+            log.warning("fastlaunch: cannot describe launcher: %s: %s", type(err).__name__, err)
+            setattr(launcher, routing.REFUSAL_ATTR, "launcher_inspection_error")
+        else:
+            if spec is not None:
+                setattr(launcher, routing.SPEC_ATTR, spec)
+        return launcher
+
+    return make_launcher
+
+
+def metadata_value(metadata: Any, name: str, default: Any = None) -> Any:
+    """A field of compiled-kernel metadata, stored as a dict or as attributes."""
+    if isinstance(metadata, dict):
+        return metadata.get(name, default)
+    return getattr(metadata, name, default)

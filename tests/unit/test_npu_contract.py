@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Contract tests against the released torch-npu wheels (read, never imported).
+
+Each supported release must have every class, method, parameter and scope
+name the NPU integration patches or reads; the ABI mirror in csrc/npu_abi.h
+must match the acl/acl_rt.h each release ships.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fastlaunch.backends.npu import contract
+from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module", params=SUPPORTED_TORCH_NPU)
+def release(request):
+    return WheelSource(fetch(request.param))
+
+
+def test_release_satisfies_the_integration_contract(release):
+    assert contract.check(release.read) == []
+
+
+def test_release_ships_the_in_tree_fast_launch(release):
+    # Exactly one implementation may be active: the integration must see it.
+    assert contract.has_in_tree_fast_launch(release.read)
+    config = release.read("torch_npu/_inductor/config.py")
+    assert "TORCHINDUCTOR_NPU_FAST_LAUNCH" in config and "enable_fast_launch" in config
+
+
+def test_contract_reports_what_is_missing(release):
+    def without(path):
+        def read(p):
+            return None if p == path else release.read(p)
+        return read
+
+    assert contract.check(without(contract.WRAPPER)) == [f"{contract.WRAPPER}: missing"]
+
+    def renamed(p):
+        text = release.read(p)
+        if p == contract.HEURISTICS:
+            return text.replace("def _build_runtime_launch_args", "def _renamed")
+        return text
+
+    problems = contract.check(renamed)
+    assert problems == [f"{contract.HEURISTICS}: NPUCachingAutotuner._build_runtime_launch_args "
+                        "missing"]
+
+
+@pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
+def test_abi_mirror_matches_the_shipped_acl_header(release, tmp_path):
+    inc = release.extract("torch_npu/include/acl/", tmp_path) / "torch_npu" / "include"
+    check = tmp_path / "check.cpp"
+    check.write_text("""
+#include <cstddef>
+#include "acl/acl_rt.h"
+#include "npu_abi.h"
+namespace m = fastlaunch::cann;
+static_assert(sizeof(m::LaunchKernelAttrValue) == sizeof(aclrtLaunchKernelAttrValue), "value");
+static_assert(sizeof(m::LaunchKernelAttr) == sizeof(aclrtLaunchKernelAttr), "attr");
+static_assert(offsetof(m::LaunchKernelAttr, value) == offsetof(aclrtLaunchKernelAttr, value), "");
+static_assert(sizeof(m::LaunchKernelCfg) == sizeof(aclrtLaunchKernelCfg), "cfg");
+static_assert(offsetof(m::LaunchKernelCfg, num_attrs) ==
+              offsetof(aclrtLaunchKernelCfg, numAttrs), "numAttrs");
+static_assert(static_cast<int>(m::kAttrDynUbufSize) ==
+              static_cast<int>(ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE), "attr id");
+static_assert(offsetof(aclrtLaunchKernelAttrValue, dynUBufSize) == 0, "dynUBufSize");
+// The function types the core calls through match the declarations.
+static m::AclLaunchWithHostArgs launch = nullptr;
+using Declared = decltype(&aclrtLaunchKernelWithHostArgs);
+static_assert(sizeof(Declared) == sizeof(launch), "launch");
+static m::AclGetHardwareSyncAddr sync_addr = &aclrtGetHardwareSyncAddr;
+int main() { return sync_addr == nullptr; }
+""")
+    result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only", f"-I{inc}",
+                             f"-I{ROOT / 'csrc'}", str(check)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
