@@ -20,14 +20,15 @@ from .backends.fake import FakeBackend
 
 def spec(name: str, signature: Sequence[str], *, names: Sequence[str] | None = None,
          grid: Callable[..., Sequence[int]] | None = None,
-         static_grid: tuple[int, int, int] | None = None, n_inputs: int | None = None,
-         hooks: tuple = (), **options: object) -> KernelSpec:
-    """A KernelSpec whose parameters are the launcher inputs, in order."""
+         static_grid: tuple[int, int, int] | None = None, hooks: tuple = (),
+         **options: object) -> KernelSpec:
+    """A KernelSpec whose parameters are the launcher inputs, in order (the
+    call args, then any runtime-block args the autotuner appends)."""
     names = tuple(names or (f"arg{i}" for i in range(len(signature))))
     if grid is None and static_grid is None:
         static_grid = (1, 1, 1)
     return KernelSpec(name=name, handle=0xBEEF, signature=tuple(signature), names=names,
-                      positions=tuple(range(len(signature) if n_inputs is None else n_inputs)),
+                      positions=tuple(range(len(signature))),
                       grid=grid, static_grid=static_grid, options=dict(options), hooks=hooks)
 
 

@@ -26,7 +26,7 @@ def setup(backend, *, npu_shaped=True, n_launchers=1, spec_kw=None, blocks=(), *
     signature = spec_kw.pop("signature", SIG)
     spec = fakes.spec("triton_poi_fused_add_0", signature,
                       grid=spec_kw.pop("grid", fakes.ceil_grid(2, 128)),
-                      n_inputs=spec_kw.pop("n_inputs", None), **spec_kw)
+                      **spec_kw)
     launchers = [fakes.FakeLauncher(spec, backend) for _ in range(n_launchers)]
     tuner = fakes.FakeAutotuner(launchers, npu_shaped=npu_shaped, runtime_blocks=blocks)
     bound = routing.bind({**META, "abi": backend.abi}, tuner, **bind_kw)
@@ -325,7 +325,7 @@ def test_runtime_blocks_are_fixed_trailing_args(npu_fake):
         return (inputs[2] // inputs[3], 1, 1)
 
     bound, tuner, launchers = setup(npu_fake, blocks=(64, 4),
-                                    spec_kw={"signature": sig, "grid": grid, "n_inputs": 5})
+                                    spec_kw={"signature": sig, "grid": grid})
     call(bound, npu_fake, launchers)
     assert launchers[0].calls[0][0] == (*ARGS, 64, 4)
     call(bound, npu_fake, launchers)

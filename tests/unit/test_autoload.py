@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Activation: the torch.backends entry point and installs after import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+
+import pytest
+
+from fastlaunch import autoload, config
+
+
+def test_importing_fastlaunch_does_not_import_torch():
+    code = ("import sys, fastlaunch, fastlaunch.autoload, fastlaunch.routing, "
+            "fastlaunch.backends.npu.integration, fastlaunch.backends.cuda.integration; "
+            "sys.exit('torch' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_entry_point_is_registered():
+    from importlib.metadata import entry_points
+
+    found = [e for e in entry_points(group="torch.backends") if e.name == "fastlaunch"]
+    assert [e.value for e in found] == ["fastlaunch.autoload:autoload"]
+
+
+@pytest.fixture
+def fake_integration(monkeypatch, tmp_path):
+    """A package ``flfake`` with two modules and an integration that patches them."""
+    pkg = tmp_path / "flfake"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "wrapper.py").write_text("class Codegen:\n    pass\n")
+    (pkg / "heuristics.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    installs = []
+    integration = types.ModuleType("fastlaunch.backends.flfake.integration")
+    integration.install = lambda: installs.append(sorted(m for m in sys.modules
+                                                         if m.startswith("flfake")))
+    integration.installed = lambda: bool(installs)
+    monkeypatch.setitem(sys.modules, "fastlaunch.backends.flfake.integration", integration)
+    monkeypatch.setitem(autoload.TARGETS, "flfake", ("flfake.wrapper", "flfake.heuristics"))
+    yield installs
+    autoload._pending.pop("flfake", None)
+    autoload._results.pop("flfake", None)
+    for name in [m for m in sys.modules if m.startswith("flfake")]:
+        del sys.modules[name]
+
+
+def test_install_waits_for_every_target_module(fake_integration):
+    autoload.watch(("flfake",))
+    assert fake_integration == [] and "waiting" in autoload.status()["flfake"]
+    import flfake.wrapper
+
+    assert fake_integration == []
+    import flfake.heuristics  # noqa: F401
+
+    assert fake_integration == [["flfake", "flfake.heuristics", "flfake.wrapper"]]
+    assert autoload.status()["flfake"] == "installed"
+
+
+def test_install_at_once_when_already_imported(fake_integration):
+    import flfake.heuristics
+    import flfake.wrapper  # noqa: F401
+
+    autoload.watch(("flfake",))
+    assert len(fake_integration) == 1
+
+
+def test_failed_install_is_reported_not_raised(fake_integration, monkeypatch):
+    def broken():
+        msg = "unsupported torch_npu: x missing"
+        raise RuntimeError(msg)
+
+    monkeypatch.setattr(sys.modules["fastlaunch.backends.flfake.integration"], "install", broken)
+    import flfake.heuristics
+    import flfake.wrapper  # noqa: F401
+
+    autoload.watch(("flfake",))
+    assert autoload.status()["flfake"].startswith("not installed: RuntimeError: unsupported")
+
+
+def test_after_import_callback(tmp_path, monkeypatch):
+    (tmp_path / "flcfg.py").write_text("enable_fast_launch = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    seen = []
+    autoload.after_import("flcfg", lambda m: seen.append(m.enable_fast_launch))
+    import flcfg  # noqa: F401
+
+    assert seen == [True]
+    del sys.modules["flcfg"]
+
+
+def test_autoload_does_nothing_when_disabled(monkeypatch):
+    calls = []
+    monkeypatch.setattr(autoload, "watch", lambda names: calls.append(names))
+    with config.override(enabled=False):
+        autoload.autoload()
+    assert calls == []
+    with config.override(enabled=True, backend="cuda"):
+        autoload.autoload()
+    assert calls == [("cuda",)]
