@@ -32,7 +32,8 @@ class DemoKernel:
 KERNELS = (
     DemoKernel("triton_poi_fused_add_mul_0", "npu", ("*fp32", "*fp32", "*fp32", "i32"),
                ("in_ptr0", "in_ptr1", "out_ptr0", "xnumel"), (0x10000, 0x20000, 0x30000, 4096),
-               lambda *a: (math.ceil(a[3] / 256), 1, 1), options={"ffts": True}, note="pointwise (XBLOCK constexpr)"),
+               lambda *a: (math.ceil(a[3] / 256), 1, 1), options={"ffts": True},
+               note="pointwise (XBLOCK constexpr)"),
     DemoKernel("triton_red_fused_sum_1", "npu", ("*fp32", "*fp32", "i32", "i32", "i32", "i32"),
                ("in_ptr0", "out_ptr0", "xnumel", "r0_numel", "XBLOCK", "R0_BLOCK"),
                (0x40000, 0x50000, 512, 1024), lambda *a: (math.ceil(a[2] / a[4]), 1, 1),
@@ -40,10 +41,12 @@ KERNELS = (
                note="reduction; XBLOCK/R0_BLOCK are runtime-block args fixed in the plan"),
     DemoKernel("triton_poi_fused_mul_2", "cuda", ("*fp16", "*fp16", "fp16", "i32"),
                ("in_ptr0", "out_ptr0", "ks0", "xnumel"), (0x60000, 0x70000, 0.5, 2048),
-               lambda *a: (math.ceil(a[3] / 1024), 1, 1), options={"num_warps": 4}, note="fp16 scalar: 2 bytes on cuda, fp32 on npu"),
+               lambda *a: (math.ceil(a[3] / 1024), 1, 1), options={"num_warps": 4},
+               note="fp16 scalar: 2 bytes on cuda, fp32 on npu"),
     DemoKernel("triton_poi_fused_gather_3", "npu", ("*fp32", "*i64", "*fp32", "i32"),
                ("in_ptr0", "in_ptr1", "out_ptr0", "xnumel"), (0x80000, 0x90000, 0xA0000, 1000),
-               lambda *a: (math.ceil(a[3] / 128), 1, 1), options={"simt": True, "pure_simt": True, "dyn_ubuf_size": 122880},
+               lambda *a: (math.ceil(a[3] / 128), 1, 1),
+               options={"simt": True, "pure_simt": True, "dyn_ubuf_size": 122880},
                note="pure-SIMT: no sync-lock / workspace slots"),
 )
 

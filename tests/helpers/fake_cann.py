@@ -38,8 +38,8 @@ def build(api: str, directory: Path) -> Path:
         raise RuntimeError(msg)
     out = directory / f"libfake_cann_{api}.so"
     # -Bsymbolic: the acl and rt builds share symbol names; each must use its own.
-    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic", f"-DFAKE_{api.upper()}", str(SOURCE),
-                    "-o", str(out)], check=True)
+    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic",
+                    f"-DFAKE_{api.upper()}", str(SOURCE), "-o", str(out)], check=True)
     return out
 
 
