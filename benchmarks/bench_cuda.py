@@ -155,13 +155,12 @@ def bench_single_kernel(raw) -> dict:
 
     static_launcher = static_tuner.launchers[0]
     backend = planned.backend
-    g0, g1, g2 = grid
     variants = {
         "layer: PlannedLaunch (no routing)": lambda: planned(args, stream),
         "layer: backend.launch (no grid, no checks)":
             lambda: backend.launch(native, stream, grid, args),
         "layer: native launch (C++ pack + cuLaunchKernel)":
-            lambda: native.launch(stream, g0, g1, g2, args),
+            lambda: native.launch(stream, grid, args),
         "fastlaunch planned": lambda: bound(*args, stream=stream),
         "stock CachingAutotuner.run (static launcher)":
             lambda: static_tuner.run(*static_args, stream=stream),

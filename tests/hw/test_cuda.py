@@ -227,6 +227,20 @@ def test_injected_backend_error_is_not_replayed(monkeypatch):
     from fastlaunch.backends.cuda import CudaBackend
 
     x = torch.zeros(256, device=DEVICE)
+    fail = {"on": False}
+    original = CudaBackend.bind_launch
+
+    def bind_launch(self, plan):
+        launch = original(self, plan)
+
+        def launch_then_fail(stream, grid, args):
+            launch(stream, grid, args)
+            if fail["on"]:
+                raise RuntimeError("injected after submit")
+
+        return launch_then_fail
+
+    monkeypatch.setattr(CudaBackend, "bind_launch", bind_launch)
 
     def bump(a):
         a.add_(1)
@@ -239,13 +253,7 @@ def test_injected_backend_error_is_not_replayed(monkeypatch):
         torch.cuda.synchronize()
         assert fastlaunch.stats().get("fast", 0) >= 1
         before = x.clone()
-        original = CudaBackend.launch
-
-        def launch_then_fail(self, plan, stream, grid, args):
-            original(self, plan, stream, grid, args)
-            raise RuntimeError("injected after submit")
-
-        monkeypatch.setattr(CudaBackend, "launch", launch_then_fail)
+        fail["on"] = True
         with pytest.raises(fastlaunch.FastLaunchError) as info:
             compiled(x)
         torch.cuda.synchronize()
