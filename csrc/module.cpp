@@ -4,11 +4,35 @@
 #include <pybind11/stl.h>
 
 #include "cuda_launch.h"
+#include "fast_site.h"
 #include "npu_launch.h"
 #include "plan.h"
 
 namespace py = pybind11;
 using namespace fastlaunch;
+
+namespace fastlaunch {
+namespace {
+PyObject* g_input_error = nullptr;
+PyObject* g_grid_error = nullptr;
+PyObject* g_device_mismatch = nullptr;
+PyObject* g_launch_error = nullptr;
+}  // namespace
+
+void SetPythonError(const std::exception& err) {
+  PyObject* type = PyExc_RuntimeError;
+  if (dynamic_cast<const GridError*>(&err)) {
+    type = g_grid_error;
+  } else if (dynamic_cast<const DeviceMismatch*>(&err)) {
+    type = g_device_mismatch;
+  } else if (dynamic_cast<const InputError*>(&err)) {
+    type = g_input_error;
+  } else if (dynamic_cast<const LaunchError*>(&err)) {
+    type = g_launch_error;
+  }
+  PyErr_SetString(type, err.what());
+}
+}  // namespace fastlaunch
 
 namespace {
 
@@ -106,10 +130,54 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "fastlaunch native core: plans, packing and launch backends";
   auto input_error =
       py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
-  py::register_exception<GridError>(m, "GridError", input_error.ptr());
-  py::register_exception<DeviceMismatch>(m, "DeviceMismatch",
-                                         input_error.ptr());
-  py::register_exception<LaunchError>(m, "LaunchError", PyExc_RuntimeError);
+  auto grid_error = py::register_exception<GridError>(m, "GridError", input_error.ptr());
+  auto device_mismatch = py::register_exception<DeviceMismatch>(m, "DeviceMismatch",
+                                                                input_error.ptr());
+  auto launch_error = py::register_exception<LaunchError>(m, "LaunchError", PyExc_RuntimeError);
+  fastlaunch::g_input_error = input_error.ptr();
+  fastlaunch::g_grid_error = grid_error.ptr();
+  fastlaunch::g_device_mismatch = device_mismatch.ptr();
+  fastlaunch::g_launch_error = launch_error.ptr();
+  if (!InitFastSiteType(m.ptr())) throw py::error_already_set();
+  m.def("fast_hits", &FastHits, "launches made by FastSite objects since the last reset");
+  m.def("reset_fast_hits", &ResetFastHits);
+  m.def(
+      "make_fast_site",
+      [](py::handle fallback, py::handle on_error, py::handle autotuner, py::handle launcher,
+         py::handle profiler, py::handle maybe_full, py::handle hooks, py::handle grid,
+         std::optional<std::array<int64_t, 3>> static_grid, py::handle fixed,
+         py::handle native, Py_ssize_t input_count, bool best_launcher_mode) {
+        FastSiteArgs a{};
+        a.fallback = fallback.ptr();
+        a.on_error = on_error.ptr();
+        a.autotuner = autotuner.ptr();
+        a.launcher = launcher.ptr();
+        a.profiler = profiler.ptr();
+        a.maybe_full = maybe_full.is_none() ? nullptr : maybe_full.ptr();
+        a.hooks = hooks.ptr();
+        a.grid = grid.is_none() ? nullptr : grid.ptr();
+        a.fixed = fixed.ptr();
+        a.native = native.ptr();
+        if (py::isinstance<CudaLauncher>(native)) {
+          a.cuda = native.cast<const CudaLauncher*>();
+        } else if (py::isinstance<NpuLauncher>(native)) {
+          a.npu = native.cast<const NpuLauncher*>();
+        } else {
+          throw InputError("native: expected a CudaLauncher or NpuLauncher");
+        }
+        a.input_count = input_count;
+        a.static_grid = static_grid;
+        a.best_launcher_mode = best_launcher_mode;
+        if (a.grid == nullptr && !static_grid) {
+          throw InputError("grid: expected a callable or a static grid");
+        }
+        return py::reinterpret_steal<py::object>(MakeFastSite(a));
+      },
+      py::arg("fallback"), py::arg("on_error"), py::arg("autotuner"), py::arg("launcher"),
+      py::arg("profiler"), py::arg("maybe_full"), py::arg("hooks"), py::arg("grid"),
+      py::arg("static_grid"), py::arg("fixed"), py::arg("native"), py::arg("input_count"),
+      py::arg("best_launcher_mode"),
+      "A FastSite: the steady state of one planned call site.");
 
   py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
       .def(py::init(&MakePlan), py::arg("abi"), py::arg("signature"),

@@ -35,9 +35,19 @@ def fallback(reason: str) -> None:
 
 
 def stats() -> dict[str, int]:
-    """A snapshot: ``fast``, ``fallback.<reason>``, ``plan.<event>``, ``negative.<event>``."""
-    return dict(sorted(_counts.items()))
+    """A snapshot: ``fast``, ``fallback.<reason>``, ``plan.<event>``, ``error.<reason>``.
+
+    ``fast`` includes the launches made in C by FastSite call slots.
+    """
+    from . import _core
+
+    snapshot = Counter(_counts)
+    snapshot["fast"] += _core.fast_hits()
+    return {k: v for k, v in sorted(snapshot.items()) if v}
 
 
 def reset_stats() -> None:
+    from . import _core
+
     _counts.clear()
+    _core.reset_fast_hits()

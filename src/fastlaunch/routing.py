@@ -140,14 +140,16 @@ class BoundLaunch:
     """One call site's router; stands in for ``autotuner.run``."""
 
     __slots__ = ("_direct", "_maybe_full", "_negative", "_probes", "_profiler", "_ran", "_selected",
-                 "_static_reason", "autotuner", "backend_for", "metadata")
+                 "_static_reason", "autotuner", "backend_for", "call_slot", "metadata")
 
     def __init__(self, autotuner: Any, metadata: dict, *,
                  backend_for: Callable[[], Backend] | None = None,
                  probes: Sequence[tuple[str, Callable[[], bool]]] = (),
                  maybe_full: Callable[[], object] = _never,
-                 static_reasons: Sequence[tuple[str, bool]] = ()) -> None:
+                 static_reasons: Sequence[tuple[str, bool]] = (),
+                 call_slot: list | None = None) -> None:
         self.autotuner = autotuner
+        self.call_slot = call_slot
         self.metadata = dict(metadata)
         abi = self.metadata.get("abi", "npu")
         self.backend_for = backend_for or (lambda: backends.for_abi(abi))
@@ -216,7 +218,7 @@ class BoundLaunch:
         if direct is not None:
             if self._selected(self.autotuner) is direct.launcher:
                 return self._call_direct(direct, args, stream)
-            self._direct = None
+            self._set_direct(None)
             counters.count("plan.invalidated")
         if self._negative is not None:
             launcher = self._selected(self.autotuner)
@@ -263,8 +265,8 @@ class BoundLaunch:
         if launcher is None or launcher is self._negative:
             return False
         try:
-            self._direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
-                                               self.metadata, args)
+            direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
+                                         self.metadata, args)
         except FastLaunchError as err:
             counters.count("plan.refused." + err.reason)
             log.info("fastlaunch: no plan for %s: %s", self.metadata.get("kernel_name"), err)
@@ -272,9 +274,37 @@ class BoundLaunch:
                 self._negative = launcher
             return False
         self._negative = None
+        self._set_direct(direct)
         counters.count("plan.created")
         log.debug("fastlaunch: planned %s", self.metadata.get("kernel_name"))
         return True
+
+    def _set_direct(self, direct: PlannedLaunch | None) -> None:
+        """Install (or drop) the plan; the call slot gets its FastSite, or this router."""
+        self._direct = direct
+        if self.call_slot is None:
+            return
+        site = self._fast_site(direct) if direct is not None else None
+        self.call_slot[0] = site if site is not None else self
+
+    def _fast_site(self, direct: PlannedLaunch) -> object | None:
+        native = direct.backend.native_launcher(direct.plan)
+        if native is None:
+            return None
+        from . import _core
+
+        return _core.make_fast_site(
+            fallback=self, on_error=self._fast_site_failed, autotuner=self.autotuner,
+            launcher=direct.launcher, profiler=self._profiler,
+            maybe_full=None if self._maybe_full is _never else self._maybe_full,
+            hooks=direct.hooks, grid=direct.grid, static_grid=direct.static_grid,
+            fixed=direct.fixed, native=native, input_count=direct.input_count,
+            best_launcher_mode=self._selected is _best_launcher)
+
+    def _fast_site_failed(self, err: BaseException, args: tuple, stream: object) -> object:
+        """A FastSite's launch raised after packing began: never replayed."""
+        direct = self._direct
+        return self._launch_failed(direct, direct.translate(err), args, stream)
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
         if direct.hooks and any(direct.hooks):
@@ -295,7 +325,7 @@ class BoundLaunch:
             raise err
         counters.fallback(err.reason)
         if err.stable:
-            self._direct = None
+            self._set_direct(None)
             self._negative = direct.launcher
         return self.autotuner.run(*args, stream=stream)
 
@@ -321,7 +351,7 @@ def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
         provider = _bind_options.get(metadata.get("abi", ""))
         if provider is not None and not options:
             options = provider(autotuner)
-        bound = BoundLaunch(autotuner, metadata, **options)
+        bound = BoundLaunch(autotuner, metadata, call_slot=call_slot, **options)
     if call_slot is not None:
         call_slot[0] = bound
     return bound

@@ -74,6 +74,10 @@ class Backend(abc.ABC):
         native errors; the engine passes them through ``translate_error``."""
         return functools.partial(self.launch, plan)
 
+    def native_launcher(self, plan: Any) -> object | None:
+        """The native launcher object a FastSite can call directly, if any."""
+        return None
+
     def translate_error(self, err: BaseException) -> FastLaunchError:
         """Map an error raised by a bound launch to a FastLaunchError."""
         if isinstance(err, FastLaunchError):

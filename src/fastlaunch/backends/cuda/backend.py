@@ -57,6 +57,9 @@ class CudaBackend(Backend):
     def bind_launch(self, plan):
         return plan.launch
 
+    def native_launcher(self, plan):
+        return plan
+
     def translate_error(self, err: BaseException) -> FastLaunchError:
         return native.translate(err)
 

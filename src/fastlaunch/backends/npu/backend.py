@@ -170,6 +170,9 @@ class NpuBackend(Backend):
             return functools.partial(self.launch, plan)
         return plan.launch
 
+    def native_launcher(self, plan):
+        return None if plan.workspace_size or plan.lock_num else plan
+
     def translate_error(self, err: BaseException) -> FastLaunchError:
         return native.translate(err)
 

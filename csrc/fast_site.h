@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// FastSite: a planned call site's steady state as a vectorcall object.
+#pragma once
+
+#include <Python.h>
+
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <optional>
+
+namespace fastlaunch {
+
+class CudaLauncher;
+class NpuLauncher;
+
+struct FastSiteArgs {
+  PyObject* fallback;
+  PyObject* on_error;
+  PyObject* autotuner;
+  PyObject* launcher;
+  PyObject* profiler;
+  PyObject* maybe_full;  // may be NULL
+  PyObject* hooks;
+  PyObject* grid;        // may be NULL with a static grid
+  PyObject* fixed;
+  PyObject* native;
+  const CudaLauncher* cuda;
+  const NpuLauncher* npu;
+  Py_ssize_t input_count;
+  std::optional<std::array<int64_t, 3>> static_grid;
+  bool best_launcher_mode;
+};
+
+// New reference to a FastSite; throws InputError on inconsistent arguments.
+PyObject* MakeFastSite(const FastSiteArgs& args);
+bool InitFastSiteType(PyObject* module);
+uint64_t FastHits();
+void ResetFastHits();
+
+// Sets the Python error matching a native exception (module.cpp).
+void SetPythonError(const std::exception& err);
+
+}  // namespace fastlaunch

@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: Apache-2.0
+"""FastSite: the C steady state in the call slot, on the real NPU launcher and
+the fake CANN runtime. Every call must reach the runtime exactly once, and
+every unusual call must go back to the Python router before anything is packed."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastlaunch
+from fastlaunch import FastLaunchError, _core, backends, config, fakes, routing
+from fastlaunch.backends.npu import NpuBackend
+from fastlaunch.testing import pack_bytes_reference
+from helpers.fake_cann import FakeCann, build
+from helpers.oracle import cc
+
+pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
+
+SIG = ("*fp32", "*fp32", "i32")
+ARGS = (0x1000, 0x2000, 1000)
+
+
+@pytest.fixture(scope="module")
+def cann(tmp_path_factory):
+    return FakeCann(build("acl", tmp_path_factory.mktemp("acl")))
+
+
+class Site:
+    """A bound call site with its slot, as generated code holds it."""
+
+    def __init__(self, cann, *, hooks=(), blocks=(), signature=SIG, grid=None, npu_shaped=True):
+        cann.reset()
+        self.cann = cann
+        self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
+        backends.set_backend("npu", self.backend)
+        spec = fakes.spec("k", signature, grid=grid or fakes.ceil_grid(2, 100), hooks=hooks,
+                          ffts=True)
+        self.launcher = fakes.FakeLauncher(spec, self.backend)
+        self.launchers = [self.launcher]
+        self.tuner = fakes.FakeAutotuner([self.launcher], runtime_blocks=blocks,
+                                         npu_shaped=npu_shaped)
+        self.slot = [None]
+        routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, self.tuner,
+                     call_slot=self.slot)
+
+    def submissions(self):
+        return len(self.cann.calls()) + sum(len(lau.calls) for lau in self.launchers)
+
+    def call(self, *args, stream=0x33, **kw):
+        before = self.submissions()
+        self.slot[0](*(args or ARGS), stream=stream, **kw)
+        assert self.submissions() == before + 1
+
+
+@pytest.fixture
+def fake_profiler(monkeypatch):
+    module = types.ModuleType("torch.autograd.profiler")
+    module._is_profiler_enabled = False
+    monkeypatch.setitem(sys.modules, "torch.autograd.profiler", module)
+    return module
+
+
+@pytest.fixture
+def env(cann, fake_profiler):
+    previous = backends.set_backend("npu", None)
+    fastlaunch.reset_stats()
+    with config.override(enabled=True, backend="npu"):
+        yield fake_profiler
+    backends.set_backend("npu", previous)
+    fastlaunch.reset_stats()
+
+
+def promote(site):
+    site.call()
+    site.call()
+    assert isinstance(site.slot[0], _core.FastSite)
+    assert site.slot[0].fallback is not None
+
+
+@pytest.mark.parametrize("npu_shaped", [True, False])
+def test_slot_holds_fast_site_after_promotion(env, cann, npu_shaped):
+    site = Site(cann, npu_shaped=npu_shaped)
+    promote(site)
+    for _ in range(5):
+        site.call()
+    assert len(cann.calls()) == 6 and site.tuner.full_entries == 1
+    assert cann.calls()[-1].args == pack_bytes_reference("npu", SIG, ARGS, (10, 1, 1), ffts=True,
+                                                         ffts_addr=0xFF75000000)
+    assert fastlaunch.stats()["fast"] == 6
+
+
+def test_profiler_benchmark_kwargs_go_to_the_router(env, cann):
+    site = Site(cann)
+    promote(site)
+    env._is_profiler_enabled = True
+    site.call()
+    env._is_profiler_enabled = False
+    site.call(benchmark_run=True)
+    site.call()
+    assert site.tuner.full_entries == 3
+    stats = fastlaunch.stats()
+    assert stats["fallback.profiler"] == 1 and stats["fallback.benchmark_run"] == 1
+
+
+def test_hooks_stream_grid_and_arg_count(env, cann):
+    hooks = ([], [])
+    site = Site(cann, hooks=hooks)
+    promote(site)
+    hooks[1].append(print)
+    site.call()
+    hooks[1].clear()
+    assert len(site.launcher.calls) == 2  # warm-up + hook call
+    site.call(stream=None)
+    site.call(1, 2, 10**8)  # blockDim over 65535
+    fast_site = site.slot[0]
+    site.call()
+    assert site.slot[0] is fast_site
+    stats = fastlaunch.stats()
+    assert stats["fallback.launch_hooks"] == 1 and stats["fallback.stream_none"] == 1
+    assert stats["fallback.grid_out_of_range"] == 1
+
+
+def test_launcher_swap_replaces_the_fast_site(env, cann):
+    site = Site(cann)
+    promote(site)
+    first = site.slot[0]
+    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 500), ffts=True),
+                             site.backend)
+    site.launchers.append(new)
+    site.tuner.launchers = [new]
+    site.tuner.best_launcher = new
+    site.call()
+    assert isinstance(site.slot[0], _core.FastSite) and site.slot[0] is not first
+    site.call()
+    assert cann.calls()[-1].block_dim == 2
+
+
+def test_launch_error_after_packing_is_raised_not_replayed(env, cann):
+    site = Site(cann)
+    promote(site)
+    cann.lib.fake_set_launch_error(507011)
+    before = site.submissions()
+    try:
+        with pytest.raises(FastLaunchError, match="507011") as info:
+            site.slot[0](*ARGS, stream=0x33)
+    finally:
+        cann.lib.fake_set_launch_error(0)
+    assert site.submissions() == before and info.value.submitted
+    assert site.tuner.full_entries == 1
+
+
+def test_bad_argument_raises_from_fast_site(env, cann):
+    site = Site(cann)
+    promote(site)
+    with pytest.raises(FastLaunchError, match="arg 1 'arg1'"):
+        site.slot[0](0x1000, 2.5, 1000, stream=0x33)
+    assert site.tuner.full_entries == 1
+
+
+def test_runtime_blocks_reach_grid_and_buffer(env, cann):
+    def grid(*inputs):
+        return (inputs[2] // inputs[3], 1, 1)
+
+    site = Site(cann, blocks=(50,), signature=(*SIG, "i32"), grid=grid)
+    promote(site)
+    site.call()
+    assert cann.calls()[-1].block_dim == 20
+    assert cann.calls()[-1].args == pack_bytes_reference(
+        "npu", (*SIG, "i32"), (*ARGS, 50), (20, 1, 1), ffts=True, ffts_addr=0xFF75000000)
+
+
+EVENTS = ["plain", "profiler", "hook", "big_grid", "benchmark", "swap", "stream_none", "kwarg"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(EVENTS), min_size=1, max_size=20))
+def test_exactly_one_submission_per_call(cann, events):
+    profiler = types.ModuleType("torch.autograd.profiler")
+    profiler._is_profiler_enabled = False
+    saved = sys.modules.get("torch.autograd.profiler")
+    sys.modules["torch.autograd.profiler"] = profiler
+    try:
+        with config.override(enabled=True, backend="npu"):
+            hooks = ([], [])
+            site = Site(cann, hooks=hooks)
+            for event in events:
+                profiler._is_profiler_enabled = event == "profiler"
+                if event == "hook":
+                    hooks[0].append(print)
+                if event == "swap":
+                    new = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 9),
+                                                        ffts=True, hooks=hooks), site.backend)
+                    site.launchers.append(new)
+                    site.tuner.launchers = [new]
+                    site.tuner.best_launcher = new
+                args = (1, 2, 10**8) if event == "big_grid" else ARGS
+                stream = None if event == "stream_none" else 5
+                kw = {"benchmark_run": True} if event == "benchmark" else {}
+                kw = {"extra": 1} if event == "kwarg" else kw
+                site.call(*args, stream=stream, **kw)
+                hooks[0].clear()
+    finally:
+        backends.set_backend("npu", None)
+        if saved is None:
+            del sys.modules["torch.autograd.profiler"]
+        else:
+            sys.modules["torch.autograd.profiler"] = saved
+        fastlaunch.reset_stats()
