@@ -13,9 +13,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
 
 from fastlaunch.backends.npu import contract
+from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import struct
 
 import pytest
-from helpers.fake_cann import FakeCann, build
-from helpers.oracle import cc, oracle_bytes
 
 import fastlaunch
 from fastlaunch import FastLaunchError, PlanUnavailable, backends, config, fakes, routing
 from fastlaunch.backends.npu import NpuBackend
 from fastlaunch.testing import pack_bytes_reference
+from helpers.fake_cann import FakeCann, build
+from helpers.oracle import cc, oracle_bytes
 
 pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
 

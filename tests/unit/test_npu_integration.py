@@ -13,13 +13,13 @@ import sys
 import types
 
 import pytest
-from helpers.fake_cann import FakeCann, build
-from helpers.oracle import cc
 
 import fastlaunch
 from fastlaunch import backends, config, fakes, launchers, routing
 from fastlaunch.backends.npu import NpuBackend, integration
 from fastlaunch.testing import pack_bytes_reference
+from helpers.fake_cann import FakeCann, build
+from helpers.oracle import cc
 
 pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
 

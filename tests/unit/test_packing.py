@@ -6,12 +6,12 @@ import struct
 
 import numpy as np
 import pytest
-from helpers.oracle import cc, oracle_bytes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fastlaunch import FastLaunchError, abi
 from fastlaunch.testing import pack_bytes, pack_bytes_reference
+from helpers.oracle import cc, oracle_bytes
 
 needs_cc = pytest.mark.skipif(cc() is None, reason="no system C compiler for the struct oracle")
 
