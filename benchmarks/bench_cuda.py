@@ -57,7 +57,7 @@ class Capture:
 
     def __enter__(self):
         def bind(metadata, autotuner, *, call_slot=None, **kw):
-            bound = self._bind(metadata, autotuner, **kw)
+            bound = self._bind(metadata, autotuner, call_slot=call_slot, **kw)
             site = {"metadata": metadata, "autotuner": autotuner, "bound": bound, "args": None,
                     "slot": call_slot}
             self.sites.append(site)

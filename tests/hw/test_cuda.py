@@ -224,8 +224,11 @@ def test_reduce_overhead_cudagraphs():
 
 
 def test_injected_backend_error_is_not_replayed(monkeypatch):
+    """On the Python launch path (the FastSite's error path is covered on the
+    fake CANN runtime, tests/unit/test_fast_site.py)."""
     from fastlaunch.backends.cuda import CudaBackend
 
+    monkeypatch.setattr(CudaBackend, "native_launcher", lambda self, plan: None)
     x = torch.zeros(256, device=DEVICE)
     fail = {"on": False}
     original = CudaBackend.bind_launch
