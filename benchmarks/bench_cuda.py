@@ -29,7 +29,7 @@ os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
 import torch
 
 import fastlaunch
-from fastlaunch import config, routing
+from fastlaunch import _core, config, routing
 from fastlaunch.backends.cuda import integration
 
 BLOCK = 400      # launches per timed block; the GPU queue is drained between blocks
@@ -164,6 +164,10 @@ def bench_single_kernel(raw) -> dict:
             lambda: backend.launch(native, stream, grid, args),
         "layer: native launch (C++ pack + cuLaunchKernel)":
             lambda: native.launch(stream, grid, args),
+        "part: C++ pack only (no launch)": lambda: native.plan.pack(args),
+        "part: tensor.data_ptr() for each tensor arg (Python)":
+            lambda: [a.data_ptr() for a in args if isinstance(a, torch.Tensor)],
+        "part: cuCtxGetDevice (via _core)": _core.cuda_current_device,
         "fastlaunch planned (call slot: FastSite)": lambda: fast_site(*args, stream=stream),
         "fastlaunch Python router (BoundLaunch)": lambda: bound(*args, stream=stream),
         "stock CachingAutotuner.run (static launcher)":
@@ -276,7 +280,9 @@ def chart(result: dict, path: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/bench_cuda.py")
     parser.add_argument("--out", default=".", help="folder for bench_cuda.json and .png")
-    out = Path(parser.parse_args().out)
+    parser.add_argument("--single-only", action="store_true", help="skip the model benchmark")
+    options = parser.parse_args()
+    out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     import triton
 
@@ -285,6 +291,9 @@ def main() -> int:
               "triton": triton.__version__, "python": platform.python_version(),
               "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv)}
     result["single_kernel"] = bench_single_kernel(raw)
+    if options.single_only:
+        print(json.dumps(result, indent=2))
+        return 0
     result["model"] = bench_model()
     sk, md = result["single_kernel"]["us_per_launch"], result["model"]["us_per_call"]
     fl = sk["fastlaunch planned (call slot: FastSite)"]
