@@ -217,6 +217,13 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init<std::shared_ptr<Plan>, uint64_t, int, unsigned, int>(),
            py::arg("plan"), py::arg("function"), py::arg("num_warps"),
            py::arg("shared"), py::arg("device"))
+      .def("__repr__",
+           [](const CudaLauncher& l) {
+             return "<CudaLauncher cuLaunchKernel device=" + std::to_string(l.device()) +
+                    " block_x=" + std::to_string(l.block_x()) +
+                    " shared=" + std::to_string(l.shared_bytes()) +
+                    " params=" + std::to_string(l.plan()->size()) + "B>";
+           })
       .def_property_readonly("plan", &CudaLauncher::plan)
       .def_property_readonly("device", &CudaLauncher::device)
       .def_property_readonly("block_x", &CudaLauncher::block_x)
@@ -247,6 +254,11 @@ PYBIND11_MODULE(_core, m) {
            py::arg("plan"), py::arg("runtime"), py::arg("name"),
            py::arg("function"), py::arg("simt"), py::arg("dyn_ubuf_size"),
            py::arg("submit") = py::none())
+      .def("__repr__",
+           [](const NpuLauncher& l) {
+             return "<NpuLauncher api=" + l.api() + " args=" + std::to_string(l.plan()->size()) +
+                    "B " + (l.queued() ? "task-queue" : "inline") + ">";
+           })
       .def_property_readonly("plan", &NpuLauncher::plan)
       .def_property_readonly("api", &NpuLauncher::api)
       .def_property_readonly("queued", &NpuLauncher::queued)

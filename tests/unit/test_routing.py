@@ -4,6 +4,7 @@
 Every scenario counts submissions (planned + original): exactly one per call.
 """
 
+import dataclasses
 import sys
 import types
 
@@ -409,3 +410,34 @@ def test_exactly_one_submission_per_call_in_any_sequence(events):
         else:
             sys.modules["torch.autograd.profiler"] = saved
         counters.reset_stats()
+
+
+def test_device_mismatch_raises_and_launches_nothing(cuda_fake):
+    bound, tuner, launchers = setup(cuda_fake, npu_shaped=False)
+    call(bound, cuda_fake, launchers)
+    call(bound, cuda_fake, launchers)
+    assert bound.plan.spec.device == 0
+    cuda_fake.current_device = 1
+    before = subs(cuda_fake, launchers)
+    with pytest.raises(FastLaunchError, match="current device is 1, this plan was made for "
+                                              "device 0") as info:
+        bound(*ARGS, stream=7)
+    assert subs(cuda_fake, launchers) == before and not info.value.submitted
+    assert not info.value.recoverable
+
+
+def test_plans_are_per_device_per_call_site(cuda_fake):
+    """One compiled graph per device: each call site gets a plan for its device."""
+    sites = []
+    for device in (0, 1):
+        spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
+        spec = dataclasses.replace(spec, device=device)
+        launcher = fakes.FakeLauncher(spec, cuda_fake)
+        tuner = fakes.FakeAutotuner([launcher], npu_shaped=False)
+        sites.append((routing.bind({**META, "abi": "cuda"}, tuner), launcher))
+    for _ in range(3):
+        for device, (bound, launcher) in enumerate(sites):
+            cuda_fake.current_device = device
+            call(bound, cuda_fake, [launcher])
+    assert [b.plan.spec.device for b, _ in sites] == [0, 1]
+    assert fastlaunch.stats()["plan.created"] == 2 and fastlaunch.stats()["fast"] == 4

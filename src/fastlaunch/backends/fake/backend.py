@@ -46,6 +46,7 @@ class FakeBackend(Backend):
         self.launches: list[LaunchRecord] = []
         self.plans_made = 0
         self.fail_at: str | None = None
+        self.current_device = 0  # what the device runtime would report as current
 
     def available(self) -> tuple[bool, str]:
         return True, ""
@@ -109,6 +110,10 @@ class FakeBackend(Backend):
         abi.check_grid(self.abi, tuple(grid))  # CallRefused before anything else
         if self.abi == "cuda" and 0 in tuple(grid):
             return
+        if plan.spec.device != self.current_device:
+            raise FastLaunchError("device_mismatch",
+                                  detail=f"device: current device is {self.current_device}, "
+                                         f"this plan was made for device {plan.spec.device}")
         self._fail("before_pack")
         record = self.describe(plan, stream, grid, args)
         self._fail("launch")
