@@ -78,3 +78,30 @@ def metadata_value(metadata: Any, name: str, default: Any = None) -> Any:
     if isinstance(metadata, dict):
         return metadata.get(name, default)
     return getattr(metadata, name, default)
+
+
+class Integration:
+    """An integration's installed state: its patch set and per-ABI bind options."""
+
+    def __init__(self, abi: str, bind_options: Callable[[Any], dict]) -> None:
+        self.abi = abi
+        self.bind_options = bind_options
+        self.patches: Any = None
+
+    @property
+    def installed(self) -> bool:
+        return self.patches is not None and self.patches.installed
+
+    def install(self, patches: Any) -> bool:
+        patches.install()
+        routing.register_bind_options(self.abi, self.bind_options)
+        self.patches = patches
+        return True
+
+    def uninstall(self) -> bool:
+        if self.patches is None:
+            return False
+        self.patches.uninstall()
+        self.patches = None
+        routing.register_bind_options(self.abi, None)
+        return True

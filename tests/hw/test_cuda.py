@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
@@ -15,26 +13,16 @@ import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 import fastlaunch  # noqa: E402
-from fastlaunch import config, routing  # noqa: E402
+from fastlaunch import routing  # noqa: E402
 from fastlaunch.backends.cuda import integration  # noqa: E402
+from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 DEVICE = "cuda"
 
 
-@contextlib.contextmanager
 def fast_launch(on: bool = True, strict: bool = False):
-    torch._dynamo.reset()
-    if on:
-        integration.install()
-    else:
-        integration.uninstall()
-    fastlaunch.reset_stats()
-    try:
-        with config.override(enabled=on, strict=strict, backend="auto"):
-            yield
-    finally:
-        torch._dynamo.reset()
+    return hw.fast_launch(integration, on, strict)
 
 
 def _detach(out):
@@ -44,16 +32,9 @@ def _detach(out):
 
 
 def run_both(fn, *args, calls: int = 3, **compile_kw):
-    """Outputs of ``fn`` compiled without and with fast launch, and the counters."""
-    with fast_launch(False):
-        compiled = torch.compile(fn, **compile_kw)
-        expected = [_detach(compiled(*args)) for _ in range(calls)]
-    with fast_launch(True):
-        compiled = torch.compile(fn, **compile_kw)
-        got = [_detach(compiled(*args)) for _ in range(calls)]
-        counts = fastlaunch.stats()
+    result = hw.run_both(integration, fn, *args, calls=calls, copy=_detach, **compile_kw)
     torch.cuda.synchronize()
-    return expected, got, counts
+    return result
 
 
 def assert_same(expected, got, exact: bool = True):

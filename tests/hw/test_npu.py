@@ -8,7 +8,6 @@ See docs/npu_fast_launch.md, "Hardware tests".
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -22,38 +21,21 @@ if not torch.npu.is_available():
     pytest.skip("no Ascend NPU visible to torch_npu", allow_module_level=True)
 
 import fastlaunch  # noqa: E402
-from fastlaunch import config  # noqa: E402
 from fastlaunch.backends.npu import integration  # noqa: E402
+from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.npu
 DEVICE = "npu"
 
 
-@contextlib.contextmanager
 def fast_launch(on: bool, strict: bool = False):
-    torch._dynamo.reset()
-    if on:
-        integration.install()
-    else:
-        integration.uninstall()
-    fastlaunch.reset_stats()
-    try:
-        with config.override(enabled=on, strict=strict, backend="auto"):
-            yield
-    finally:
-        torch._dynamo.reset()
+    return hw.fast_launch(integration, on, strict)
 
 
 def both(fn, *args, calls=3):
-    with fast_launch(False):
-        compiled = torch.compile(fn)
-        expected = [compiled(*args) for _ in range(calls)]
-    with fast_launch(True):
-        compiled = torch.compile(fn)
-        got = [compiled(*args) for _ in range(calls)]
-        counts = fastlaunch.stats()
+    result = hw.run_both(integration, fn, *args, calls=calls)
     torch.npu.synchronize()
-    return expected, got, counts
+    return result
 
 
 def test_model_same_outputs_and_fast_hits():
@@ -67,11 +49,11 @@ def test_model_same_outputs_and_fast_hits():
 def test_profiler_full_entry():
     x = torch.randn(1024, device=DEVICE)
     with fast_launch(True):
-        compiled = torch.compile(lambda a: a * 3)
-        compiled(x)
-        compiled(x)
+        fn = torch.compile(lambda a: a * 3)
+        fn(x)
+        fn(x)
         with torch.profiler.profile():
-            compiled(x)
+            fn(x)
         assert fastlaunch.stats()["fallback.profiler"] >= 1
 
 
@@ -80,13 +62,13 @@ def test_launch_hook_uses_original_launcher():
 
     x = torch.randn(1024, device=DEVICE)
     with fast_launch(True):
-        compiled = torch.compile(lambda a: a.exp())
-        compiled(x)
-        compiled(x)
+        fn = torch.compile(lambda a: a.exp())
+        fn(x)
+        fn(x)
         hook = knobs.runtime.launch_enter_hook
         hook.add(lambda *a, **k: None)
         try:
-            compiled(x)
+            fn(x)
         finally:
             hook.calls.clear()
         assert fastlaunch.stats()["fallback.launch_hooks"] >= 1
@@ -94,10 +76,10 @@ def test_launch_hook_uses_original_launcher():
 
 def test_grid_over_65535_takes_full_entry_and_keeps_plan():
     with fast_launch(True):
-        compiled = torch.compile(lambda a: a + 1, dynamic=True)
-        compiled(torch.randn(1024, device=DEVICE))
-        compiled(torch.randn(1024, device=DEVICE))
-        out = compiled(torch.zeros(70000 * 1024, device=DEVICE))
+        fn = torch.compile(lambda a: a + 1, dynamic=True)
+        fn(torch.randn(1024, device=DEVICE))
+        fn(torch.randn(1024, device=DEVICE))
+        out = fn(torch.zeros(70000 * 1024, device=DEVICE))
         torch.npu.synchronize()
         assert out.min().item() == 1.0
         assert fastlaunch.stats().get("fallback.grid_out_of_range", 0) >= 1

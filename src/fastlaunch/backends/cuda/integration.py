@@ -17,13 +17,12 @@ import logging
 import os
 from typing import Any
 
-from ... import abi, codegen, launchers, routing
+from ... import abi, codegen, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ..base import KernelSpec
 
 log = logging.getLogger(__name__)
-_patches: PatchSet | None = None
 
 
 def _hooks() -> tuple:
@@ -154,10 +153,12 @@ def _bind_options(autotuner: Any) -> dict:
     return options
 
 
+_state = launchers.Integration("cuda", _bind_options)
+
+
 def install() -> bool:
     """Patch stock Inductor; idempotent. Returns True when this call installed."""
-    global _patches
-    if _patches is not None and _patches.installed:
+    if _state.installed:
         log.info("fastlaunch: cuda integration already installed")
         return False
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen
@@ -169,21 +170,13 @@ def install() -> bool:
     for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
         patches.add(cls, "make_launcher",
                     launchers.wrap_make_launcher(cls.make_launcher, describe_launcher))
-    patches.install()
-    routing.register_bind_options("cuda", _bind_options)
-    _patches = patches
+    _state.install(patches)
     return True
 
 
 def uninstall() -> bool:
-    global _patches
-    if _patches is None:
-        return False
-    _patches.uninstall()
-    _patches = None
-    routing.register_bind_options("cuda", None)
-    return True
+    return _state.uninstall()
 
 
 def installed() -> bool:
-    return _patches is not None and _patches.installed
+    return _state.installed

@@ -21,14 +21,13 @@ import logging
 import os
 from typing import Any
 
-from ... import abi, codegen, config, launchers, routing
+from ... import abi, codegen, config, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ..base import KernelSpec
 from . import contract
 
 log = logging.getLogger(__name__)
-_patches: PatchSet | None = None
 _choice = ""  # which implementation is active, for doctor
 
 
@@ -150,10 +149,13 @@ def _bind_options(autotuner: Any) -> dict:
                                ("check_accuracy", bool(npu_config.check_accuracy))]}
 
 
+_state = launchers.Integration("npu", _bind_options)
+
+
 def install() -> bool:
     """Patch torch_npu; refuses an unsupported release or an active in-tree copy."""
-    global _patches, _choice
-    if _patches is not None and _patches.installed:
+    global _choice
+    if _state.installed:
         log.info("fastlaunch: npu integration already installed")
         return False
     read = contract.installed_reader()
@@ -182,9 +184,7 @@ def install() -> bool:
     patches.add(TritonCompileResultNpu, "make_launcher",
                 launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
                                              describe_launcher))
-    patches.install()
-    routing.register_bind_options("npu", _bind_options)
-    _patches = patches
+    _state.install(patches)
     _choice = "fastlaunch"
     log.info("fastlaunch: npu integration installed (%s)",
              "torch_npu's in-tree copy present, turned off"
@@ -193,14 +193,8 @@ def install() -> bool:
 
 
 def uninstall() -> bool:
-    global _patches
-    if _patches is None:
-        return False
-    _patches.uninstall()
-    _patches = None
-    routing.register_bind_options("npu", None)
-    return True
+    return _state.uninstall()
 
 
 def installed() -> bool:
-    return _patches is not None and _patches.installed
+    return _state.installed
