@@ -12,7 +12,6 @@ from .base import Backend, KernelSpec, LaunchRecord
 __all__ = ["NAMES", "Backend", "KernelSpec", "LaunchRecord", "for_abi", "get", "set_backend"]
 
 NAMES = ("fake", "npu", "cuda")
-_MODULES = {"fake": "fake", "npu": "npu", "cuda": "cuda"}
 _CLASSES = {"fake": "FakeBackend", "npu": "NpuBackend", "cuda": "CudaBackend"}
 _instances: dict[str, Backend] = {}
 
@@ -23,7 +22,7 @@ def get(name: str) -> Backend:
         msg = f"backend: got {name!r}, expected one of {NAMES}"
         raise ValueError(msg)
     if name not in _instances:
-        module = importlib.import_module(f"{__name__}.{_MODULES[name]}")
+        module = importlib.import_module(f"{__name__}.{name}")
         _instances[name] = getattr(module, _CLASSES[name])()
     return _instances[name]
 
