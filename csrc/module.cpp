@@ -210,6 +210,19 @@ PYBIND11_MODULE(_core, m) {
       .def("pack", &Pack, py::arg("args"), py::arg("grid") = py::none(),
            py::arg("workspace") = 0, py::arg("sync_lock") = 0);
 
+  m.def(
+      "set_tensor_accessor",
+      [](const py::object& capsule) {
+        if (capsule.is_none()) {
+          SetTensorAccessor(nullptr);
+          return;
+        }
+        void* p = PyCapsule_GetPointer(capsule.ptr(), "fastlaunch.tensor_accessor");
+        if (p == nullptr) throw py::error_already_set();
+        SetTensorAccessor(reinterpret_cast<TensorAccessor>(p));
+      },
+      "Install (or with None, remove) the native tensor data-pointer reader.");
+  m.def("has_tensor_accessor", &HasTensorAccessor);
   m.def("cuda_driver_status", &CudaDriverStatus);
   m.def("cuda_param_info", &CudaParamInfo);
   m.def("cuda_current_device", &CudaCurrentDevice);

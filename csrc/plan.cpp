@@ -94,6 +94,8 @@ std::string TypeOfObject(PyObject* value) {
                    expected);
 }
 
+TensorAccessor g_tensor_accessor = nullptr;
+
 PyObject* DataPtrName() {
   static PyObject* name = PyUnicode_InternFromString("data_ptr");
   return name;
@@ -122,6 +124,8 @@ uint64_t PointerValue(const ArgSlot& slot, PyObject* value) {
     address = value;
     Py_INCREF(address);
   } else if (!PyFloat_Check(value) && !PyBool_Check(value)) {
+    uint64_t fast = 0;
+    if (g_tensor_accessor != nullptr && g_tensor_accessor(value, &fast) == 1) return fast;
     address = PyObject_CallMethodObjArgs(value, DataPtrName(), nullptr);
     if (address == nullptr) {
       const bool missing = PyErr_ExceptionMatches(PyExc_AttributeError);
@@ -250,6 +254,9 @@ float ToFloat(const ArgSlot& slot, double v) {
 }
 
 }  // namespace
+
+void SetTensorAccessor(TensorAccessor accessor) { g_tensor_accessor = accessor; }
+bool HasTensorAccessor() { return g_tensor_accessor != nullptr; }
 
 Kind ParseKind(const std::string& type_name) {
   if (!type_name.empty() && type_name[0] == '*') return Kind::Ptr;

@@ -125,6 +125,14 @@ class Plan {
   std::vector<uint8_t> template_;
 };
 
+// Reads a tensor's data pointer without calling its Python method: returns 1
+// and sets *out for objects it knows, 0 for anything else (the Python
+// data_ptr() path then runs). Installed from a torch-built shim, see
+// fastlaunch/backends/torch_accessor.py.
+using TensorAccessor = int (*)(PyObject* obj, uint64_t* out);
+void SetTensorAccessor(TensorAccessor accessor);
+bool HasTensorAccessor();
+
 // Writes one Python value into a slot; throws InputError naming the slot.
 void WriteValue(const ArgSlot& slot, PyObject* value, uint8_t* dst);
 

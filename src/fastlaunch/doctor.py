@@ -49,6 +49,9 @@ def main() -> int:
         if name == "npu" and ok:
             extra = f" (launch API: {backends.get('npu').launch_api()})"
         print(f"  {name:<5} {'available' if ok else 'unavailable: ' + why}{extra}")
+    from .backends import torch_accessor
+
+    print(f"  tensor accessor: {torch_accessor.status()}")
     print("\nintegrations")
     print(f"  torch_npu release: {_npu_release()}")
     from .backends.npu import integration as npu_integration

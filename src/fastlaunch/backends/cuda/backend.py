@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ... import _core
 from ...errors import FastLaunchError, PlanUnavailable
-from .. import native
+from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
 
 
@@ -35,6 +35,7 @@ class CudaBackend(Backend):
                              n_scratch=int(opts.get("n_scratch", 2)))
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
+        torch_accessor.ensure()
         driver = [tuple(p) for p in _core.cuda_param_info(spec.handle)]
         ours = [(offset, size) for _, offset, size in plan.fields]
         if driver and driver != ours:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ... import _core, config
 from ...errors import FastLaunchError, PlanUnavailable
-from .. import native
+from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
 
 # (bytes) -> (address, keep-alive); (count, init) -> (address, keep-alive)
@@ -101,6 +101,8 @@ class NpuBackend(Backend):
                 range(input_count, input_count + n_fixed)) or n_fixed != len(fixed_args):
             raise PlanUnavailable("fixed_args_mismatch",
                                   detail=f"positions {spec.positions}, {len(fixed_args)} fixed")
+        if self.queue == "auto":  # running under torch_npu (tests use plain objects)
+            torch_accessor.ensure()
         ffts_addr = 0
         try:
             if opts.get("ffts"):
