@@ -135,11 +135,18 @@ bool CudaLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
         (rc == kSuccess ? std::to_string(dev) : ErrorText(d, rc)) +
         ", this plan was made for device " + std::to_string(device_));
   }
-  std::vector<uint8_t> buffer;
-  plan_->Pack(args, nullptr, 0, 0, &buffer);
-  size_t size = buffer.size();
-  void* extra[] = {kParamBufferPointer, buffer.data(), kParamBufferSize, &size,
-                   kParamEnd};
+  // A fresh buffer per launch: on the stack for the usual sizes. The driver
+  // copies the parameters during cuLaunchKernel.
+  alignas(16) uint8_t stack[512];
+  std::vector<uint8_t> heap;
+  size_t size = plan_->size();
+  uint8_t* buffer = stack;
+  if (size > sizeof(stack)) {
+    heap.resize(size);
+    buffer = heap.data();
+  }
+  plan_->PackInto(args, nullptr, 0, 0, buffer);
+  void* extra[] = {kParamBufferPointer, buffer, kParamBufferSize, &size, kParamEnd};
   rc = d.launch_kernel(function_, static_cast<unsigned>(g0),
                        static_cast<unsigned>(g1), static_cast<unsigned>(g2),
                        block_x_, 1, 1, shared_, reinterpret_cast<CUstream>(stream),

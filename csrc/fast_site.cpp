@@ -181,16 +181,6 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
   }
   int64_t grid[3];
   if (!ResolveGrid(self, args, nargs, grid)) return Fallback(self, args, nargsf, kwnames);
-  try {
-    // The grid is checked before anything is packed: a refusal is recoverable.
-    if (self->cuda != nullptr) {
-      self->cuda->plan()->CheckGrid(grid[0], grid[1], grid[2]);
-    } else if (!self->npu->plan()->has_static_grid()) {
-      self->npu->plan()->CheckGrid(grid[0], grid[1], grid[2]);
-    }
-  } catch (const GridError&) {
-    return Fallback(self, args, nargsf, kwnames);
-  }
   PyObject* tuple = PyTuple_New(nargs);
   if (tuple == nullptr) return nullptr;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
@@ -207,6 +197,11 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
     g_fast_hits.fetch_add(1, std::memory_order_relaxed);
     Py_INCREF(Py_None);
     result = Py_None;
+  } catch (const GridError&) {
+    // Both launchers check the grid before anything else: nothing was packed,
+    // so the router may still take the original path for this call.
+    Py_DECREF(tuple);
+    return Fallback(self, args, nargsf, kwnames);
   } catch (const std::exception& err) {
     SetPythonError(err);
     result = CallOnError(self, tuple, stream);

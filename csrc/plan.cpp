@@ -506,20 +506,25 @@ void Plan::WriteGrid(uint8_t* buf, const int64_t* grid) const {
 
 void Plan::Pack(PyObject* args, const int64_t* grid, uint64_t workspace,
                 uint64_t sync_lock, std::vector<uint8_t>* out) const {
+  out->resize(size_);
+  PackInto(args, grid, workspace, sync_lock, out->data());
+}
+
+void Plan::PackInto(PyObject* args, const int64_t* grid, uint64_t workspace,
+                    uint64_t sync_lock, uint8_t* buf) const {
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
   if (static_cast<size_t>(n) != input_count_) {
     throw InputError("args: got " + std::to_string(n) + " values, expected " +
                      std::to_string(input_count_));
   }
-  out->assign(template_.begin(), template_.end());
-  uint8_t* buf = out->data();
-  for (size_t i = 0; i < runtime_arg_count_; ++i) {
-    const ArgSlot& slot = slots_[i];
-    WriteValue(slot, PyTuple_GET_ITEM(args, positions_[i]), buf + slot.offset);
-  }
   if ((workspace || sync_lock) && sync_lock_offset_ == SIZE_MAX) {
     throw InputError("workspace/sync_lock: this plan has no hidden slots "
                      "(pure-SIMT or cuda), expected 0");
+  }
+  if (size_ != 0) std::memcpy(buf, template_.data(), size_);
+  for (size_t i = 0; i < runtime_arg_count_; ++i) {
+    const ArgSlot& slot = slots_[i];
+    WriteValue(slot, PyTuple_GET_ITEM(args, positions_[i]), buf + slot.offset);
   }
   if (sync_lock_offset_ != SIZE_MAX) {
     std::memcpy(buf + sync_lock_offset_, &sync_lock, 8);

@@ -100,6 +100,9 @@ class Plan {
   // of input_count() values. `grid` is ignored with a static grid.
   void Pack(PyObject* args, const int64_t* grid, uint64_t workspace,
             uint64_t sync_lock, std::vector<uint8_t>* out) const;
+  // The same into `buf` of at least size() bytes.
+  void PackInto(PyObject* args, const int64_t* grid, uint64_t workspace,
+                uint64_t sync_lock, uint8_t* buf) const;
 
   uint32_t static_block_dim() const { return static_block_dim_; }
 
