@@ -42,6 +42,8 @@ struct FastSiteObject {
   int64_t static_grid[3];
   bool has_static_grid;
   bool best_launcher_mode;  // autotuner.best_launcher vs autotuner.launchers[0]
+  int64_t* grid_program;    // owned (new[]); NULL: call the Python grid resolver
+  size_t grid_program_len;
 };
 
 PyObject* kStreamName = nullptr;
@@ -102,6 +104,11 @@ bool ResolveGrid(FastSiteObject* self, PyObject* const* args, Py_ssize_t nargs,
                  int64_t out[3]) {
   if (self->has_static_grid) {
     std::memcpy(out, self->static_grid, sizeof(self->static_grid));
+    return true;
+  }
+  if (self->grid_program != nullptr &&
+      EvalGridProgram(self->grid_program, self->grid_program_len, args, nargs, self->fixed,
+                      out)) {
     return true;
   }
   PyObject* result;
@@ -245,6 +252,9 @@ int FastSiteClear(PyObject* obj) {
 void FastSiteDealloc(PyObject* obj) {
   PyObject_GC_UnTrack(obj);
   FastSiteClear(obj);
+  auto* self = reinterpret_cast<FastSiteObject*>(obj);
+  delete[] self->grid_program;
+  self->grid_program = nullptr;
   Py_TYPE(obj)->tp_free(obj);
 }
 
@@ -301,8 +311,90 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
   self->has_static_grid = a.static_grid.has_value();
   if (a.static_grid) std::memcpy(self->static_grid, a.static_grid->data(), 24);
   self->best_launcher_mode = a.best_launcher_mode;
+  self->grid_program = nullptr;
+  self->grid_program_len = a.grid_program.size();
+  if (!a.grid_program.empty()) {
+    self->grid_program = new int64_t[a.grid_program.size()];
+    std::memcpy(self->grid_program, a.grid_program.data(), a.grid_program.size() * 8);
+  }
   PyObject_GC_Track(reinterpret_cast<PyObject*>(self));
   return reinterpret_cast<PyObject*>(self);
+}
+
+bool EvalGridProgram(const int64_t* program, size_t length, PyObject* const* args,
+                     Py_ssize_t nargs, PyObject* fixed, int64_t out[3]) {
+  enum { kConst, kArg, kNeg, kAdd, kSub, kMul, kFloorDiv, kMax, kMin };
+  const Py_ssize_t n_fixed = fixed != nullptr ? PyTuple_GET_SIZE(fixed) : 0;
+  size_t pc = 0;
+  for (int dim = 0; dim < 3; ++dim) {
+    if (pc >= length) return false;
+    const int64_t n_ops = program[pc++];
+    int64_t stack[32];
+    int depth = 0;
+    for (int64_t k = 0; k < n_ops; ++k) {
+      if (pc + 2 > length) return false;
+      const int64_t op = program[pc];
+      const int64_t operand = program[pc + 1];
+      pc += 2;
+      if (op == kConst || op == kArg) {
+        if (depth == 32) return false;
+        if (op == kConst) {
+          stack[depth++] = operand;
+          continue;
+        }
+        if (operand < 0 || operand >= nargs + n_fixed) return false;
+        PyObject* value = operand < nargs ? args[operand]
+                                          : PyTuple_GET_ITEM(fixed, operand - nargs);
+        if (!PyLong_CheckExact(value)) return false;
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+          PyErr_Clear();
+          return false;
+        }
+        stack[depth++] = v;
+        continue;
+      }
+      if (op == kNeg) {
+        if (depth < 1 || stack[depth - 1] == INT64_MIN) return false;
+        stack[depth - 1] = -stack[depth - 1];
+        continue;
+      }
+      if (depth < 2) return false;
+      const int64_t a = stack[depth - 2];
+      const int64_t b = stack[depth - 1];
+      int64_t r = 0;
+      switch (op) {
+        case kAdd:
+          if (__builtin_add_overflow(a, b, &r)) return false;
+          break;
+        case kSub:
+          if (__builtin_sub_overflow(a, b, &r)) return false;
+          break;
+        case kMul:
+          if (__builtin_mul_overflow(a, b, &r)) return false;
+          break;
+        case kFloorDiv:
+          if (b == 0 || (a == INT64_MIN && b == -1)) return false;
+          r = a / b;
+          if ((a % b != 0) && ((a < 0) != (b < 0))) --r;  // Python floors
+          break;
+        case kMax:
+          r = a > b ? a : b;
+          break;
+        case kMin:
+          r = a < b ? a : b;
+          break;
+        default:
+          return false;
+      }
+      --depth;
+      stack[depth - 1] = r;
+    }
+    if (depth != 1) return false;
+    out[dim] = stack[0];
+  }
+  return pc == length;
 }
 
 uint64_t FastHits() { return g_fast_hits.load(); }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <vector>
 
 namespace fastlaunch {
 
@@ -30,7 +31,13 @@ struct FastSiteArgs {
   Py_ssize_t input_count;
   std::optional<std::array<int64_t, 3>> static_grid;
   bool best_launcher_mode;
+  std::vector<int64_t> grid_program;  // fastlaunch.gridexpr encoding; may be empty
 };
+
+// Evaluates a grid program (fastlaunch/gridexpr.py) over `inputs(i)`; false
+// when it cannot decide (a non-int input, overflow, division by zero).
+bool EvalGridProgram(const int64_t* program, size_t length, PyObject* const* args,
+                     Py_ssize_t nargs, PyObject* fixed, int64_t out[3]);
 
 // New reference to a FastSite; throws InputError on inconsistent arguments.
 PyObject* MakeFastSite(const FastSiteArgs& args);

@@ -146,7 +146,8 @@ PYBIND11_MODULE(_core, m) {
       [](py::handle fallback, py::handle on_error, py::handle autotuner, py::handle launcher,
          py::handle profiler, py::handle maybe_full, py::handle hooks, py::handle grid,
          std::optional<std::array<int64_t, 3>> static_grid, py::handle fixed,
-         py::handle native, Py_ssize_t input_count, bool best_launcher_mode) {
+         py::handle native, Py_ssize_t input_count, bool best_launcher_mode,
+         std::vector<int64_t> grid_program) {
         FastSiteArgs a{};
         a.fallback = fallback.ptr();
         a.on_error = on_error.ptr();
@@ -168,6 +169,7 @@ PYBIND11_MODULE(_core, m) {
         a.input_count = input_count;
         a.static_grid = static_grid;
         a.best_launcher_mode = best_launcher_mode;
+        a.grid_program = std::move(grid_program);
         if (a.grid == nullptr && !static_grid) {
           throw InputError("grid: expected a callable or a static grid");
         }
@@ -176,7 +178,7 @@ PYBIND11_MODULE(_core, m) {
       py::arg("fallback"), py::arg("on_error"), py::arg("autotuner"), py::arg("launcher"),
       py::arg("profiler"), py::arg("maybe_full"), py::arg("hooks"), py::arg("grid"),
       py::arg("static_grid"), py::arg("fixed"), py::arg("native"), py::arg("input_count"),
-      py::arg("best_launcher_mode"),
+      py::arg("best_launcher_mode"), py::arg("grid_program") = std::vector<int64_t>{},
       "A FastSite: the steady state of one planned call site.");
 
   py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
@@ -223,6 +225,18 @@ PYBIND11_MODULE(_core, m) {
       },
       "Install (or with None, remove) the native tensor data-pointer reader.");
   m.def("has_tensor_accessor", &HasTensorAccessor);
+  m.def(
+      "eval_grid_program",
+      [](const std::vector<int64_t>& program, const py::tuple& inputs) -> py::object {
+        int64_t out[3];
+        PyObject* const* items = &PyTuple_GET_ITEM(inputs.ptr(), 0);
+        if (!EvalGridProgram(program.data(), program.size(), items,
+                             PyTuple_GET_SIZE(inputs.ptr()), nullptr, out)) {
+          return py::none();
+        }
+        return py::make_tuple(out[0], out[1], out[2]);
+      },
+      "Evaluate a fastlaunch.gridexpr program; None when it cannot decide.");
   m.def("cuda_driver_status", &CudaDriverStatus);
   m.def("cuda_param_info", &CudaParamInfo);
   m.def("cuda_current_device", &CudaCurrentDevice);

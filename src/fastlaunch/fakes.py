@@ -11,9 +11,10 @@ count submissions exactly.
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable, Sequence
 
-from . import routing
+from . import launchers, routing
 from .backends.base import KernelSpec
 from .backends.fake import FakeBackend
 
@@ -21,15 +22,24 @@ from .backends.fake import FakeBackend
 def spec(name: str, signature: Sequence[str], *, names: Sequence[str] | None = None,
          grid: Callable[..., Sequence[int]] | None = None,
          static_grid: tuple[int, int, int] | None = None, hooks: tuple = (),
-         **options: object) -> KernelSpec:
+         grid_exprs: tuple[str, str, str] | None = None, **options: object) -> KernelSpec:
     """A KernelSpec whose parameters are the launcher inputs, in order (the
-    call args, then any runtime-block args the autotuner appends)."""
+    call args, then any runtime-block args the autotuner appends).
+    ``grid_exprs`` builds the grid from Inductor-style expressions over the
+    parameter names, as the integrations do."""
     names = tuple(names or (f"arg{i}" for i in range(len(signature))))
+    program = None
+    if grid_exprs is not None:
+        grid, static_grid, program = launchers.grid_resolver(
+            types.SimpleNamespace(prefix=[], x_grid=grid_exprs[0], y_grid=grid_exprs[1],
+                                  z_grid=grid_exprs[2]),
+            types.SimpleNamespace(__globals__={}), names)
     if grid is None and static_grid is None:
         static_grid = (1, 1, 1)
     return KernelSpec(name=name, handle=0xBEEF, signature=tuple(signature), names=names,
                       positions=tuple(range(len(signature))),
-                      grid=grid, static_grid=static_grid, options=dict(options), hooks=hooks)
+                      grid=grid, static_grid=static_grid, options=dict(options), hooks=hooks,
+                      grid_program=program)
 
 
 def ceil_grid(numel_index: int, block: int) -> Callable[..., tuple[int, int, int]]:

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import routing
+from . import gridexpr, routing
 from .errors import FastLaunchError, PlanUnavailable
 
 log = logging.getLogger(__name__)
@@ -24,20 +24,23 @@ def def_args(launcher: Any) -> list[str]:
 
 
 def grid_resolver(grid: Any, launcher: Any, args: Sequence[str]):
-    """(resolver, static grid) from a GridExpr, evaluated in the launcher's own scope.
+    """(resolver, static grid, program) from a GridExpr.
 
-    The launcher was exec'd from the same expressions into a private globals
-    dict, so every name they use resolves there too.
+    The resolver is evaluated in the launcher's own scope: the launcher was
+    exec'd from the same expressions into a private globals dict, so every
+    name they use resolves there too. The program (``fastlaunch.gridexpr``)
+    lets the C steady state evaluate simple expressions without Python.
     """
     exprs = (grid.x_grid, grid.y_grid, grid.z_grid)
     if not grid.prefix and all(isinstance(e, int) for e in exprs):
-        return None, tuple(int(e) for e in exprs)
+        return None, tuple(int(e) for e in exprs), None
     body = [f"    {line}" for line in grid.prefix]
     source = "\n".join([f"def _fastlaunch_grid({', '.join(args)}):", *body,
                         f"    return ({exprs[0]}, {exprs[1]}, {exprs[2]})"])
     scope = launcher.__globals__
     exec(source, scope)
-    return scope.pop("_fastlaunch_grid"), None
+    program = None if grid.prefix else gridexpr.compile_grid(exprs, args)
+    return scope.pop("_fastlaunch_grid"), None, program
 
 
 def hook_lists(*hooks: object) -> tuple:

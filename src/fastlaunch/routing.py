@@ -299,7 +299,8 @@ class BoundLaunch:
             maybe_full=None if self._maybe_full is _never else self._maybe_full,
             hooks=direct.hooks, grid=direct.grid, static_grid=direct.static_grid,
             fixed=direct.fixed, native=native, input_count=direct.input_count,
-            best_launcher_mode=self._selected is _best_launcher)
+            best_launcher_mode=self._selected is _best_launcher,
+            grid_program=list(direct.spec.grid_program or ()))
 
     def _fast_site_failed(self, err: BaseException, args: tuple, stream: object) -> object:
         """A FastSite's launch raised after packing began: never replayed."""

@@ -211,3 +211,31 @@ def test_exactly_one_submission_per_call(cann, events):
         else:
             sys.modules["torch.autograd.profiler"] = saved
         fastlaunch.reset_stats()
+
+
+def test_compiled_grid_program_is_evaluated_without_python(env, cann):
+    """With a grid program the FastSite never calls the Python resolver; a
+    call it cannot decide (a float size here) uses the resolver instead."""
+    import dataclasses
+
+    site = Site(cann)
+    spec = fakes.spec("k", SIG, grid_exprs=("-(arg2 // -100)", "1", "1"), ffts=True)
+    assert spec.grid_program is not None
+    calls = []
+
+    def resolver(*inputs):
+        calls.append(inputs)
+        return spec.grid(*inputs)
+
+    launcher = fakes.FakeLauncher(dataclasses.replace(spec, grid=resolver), site.backend)
+    site.launchers = [launcher]
+    site.tuner.launchers = [launcher]
+    site.tuner.best_launcher = launcher
+    site.call()   # the router sees a new launcher: plans it
+    site.call()
+    assert isinstance(site.slot[0], _core.FastSite)
+    before = len(calls)
+    site.call(0x1000, 0x2000, 250)
+    assert len(calls) == before and cann.calls()[-1].block_dim == 3
+    site.call(0x1000, 0x2000, 250.0)  # undecided: resolver, then the router's original path
+    assert len(calls) > before and site.tuner.full_entries == 2

@@ -33,6 +33,7 @@ class KernelSpec:
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     owner: object = None  # keeps the loaded binary (and so ``handle``) alive
     hooks: tuple[Sequence[object], ...] = ()  # live launch-hook lists
+    grid_program: tuple[int, ...] | None = None  # fastlaunch.gridexpr form of ``grid``
 
 
 @dataclasses.dataclass(frozen=True)

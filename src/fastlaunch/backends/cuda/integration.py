@@ -98,13 +98,14 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
         abi.kind_of(t)  # refuses TMA descriptors and other unsupported types
     from torch._inductor.runtime.triton_heuristics import GridExpr
 
-    grid, static_grid = launchers.grid_resolver(
+    grid, static_grid, grid_program = launchers.grid_resolver(
         GridExpr.from_meta(inductor_meta, compile_result.config), launcher, args)
     device = compile_meta.get("device", 0) or 0
     name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
     return KernelSpec(
         name=str(name), handle=params["handle"], signature=types,
         names=tuple(params["names"]), positions=positions, grid=grid, static_grid=static_grid,
+        grid_program=grid_program,
         device=int(device),
         options={"num_warps": int(params["num_warps"]), "shared": params["shared"],
                  "n_scratch": params["n_scratch"], "launcher_kind": params["kind"]},

@@ -95,7 +95,7 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
     else:
         numels = [a for a in binary.src.fn.arg_names if "_numel" in a]
         grid_expr = th.GridExprNpu.from_meta_and_set_numel(inductor_meta, cfg, numels)
-    grid, static_grid = launchers.grid_resolver(grid_expr, launcher, args)
+    grid, static_grid, grid_program = launchers.grid_resolver(grid_expr, launcher, args)
     pure_simt = bool(_meta(binary, "is_pure_simt", None) or _meta(binary, "force_simt_only"))
     options = {
         "ffts": bool(triton_support_ffts()),
@@ -111,7 +111,7 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
     name = inductor_meta.get("kernel_name") or binary.src.fn.__name__
     return KernelSpec(
         name=str(name), handle=int(scope["function"]), signature=types, names=tuple(params),
-        positions=positions, grid=grid, static_grid=static_grid,
+        positions=positions, grid=grid, static_grid=static_grid, grid_program=grid_program,
         device=int(compile_meta.get("device", 0) or 0), options=options, owner=binary,
         hooks=launchers.hook_lists(scope.get("launch_enter_hook"),
                                    scope.get("launch_exit_hook")))
