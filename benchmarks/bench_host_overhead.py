@@ -54,7 +54,7 @@ def main() -> int:
     previous = backends.set_backend("fake", backend)
     with config.override(enabled=True, backend="fake"):
         spec = fakes.spec("k", SIG, grid=lambda *a: GRID, ffts=True)
-        tuner = fakes.FakeAutotuner([fakes.FakeLauncher(spec, backend)])
+        tuner = fakes.FakeAutotuner([fakes.FakeLauncher(spec)])
         bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 6}, tuner)
         bound(*ARGS, stream=1)
         rows["npu: routing steady state on the fake runtime (records, numpy)"] = per_call(

@@ -80,7 +80,7 @@ def main() -> int:
     stream = 0x5000
     with config.override(enabled=True, backend="npu"):
         spec = fakes.spec("triton_poi_fused_0", SIG, grid=fakes.ceil_grid(4, 256), ffts=True)
-        launcher = fakes.FakeLauncher(spec, backend)
+        launcher = fakes.FakeLauncher(spec)
         tuner = fakes.FakeAutotuner([launcher])
         slot = [None]
         bound = routing.bind({"kernel_name": spec.name, "abi": "npu", "arg_count": 6}, tuner,

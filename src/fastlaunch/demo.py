@@ -67,7 +67,7 @@ def _run_kernel(kernel: DemoKernel) -> FakeBackend:
     backends.set_backend("fake", backend)
     spec = fakes.spec(kernel.name, kernel.signature, names=kernel.names, grid=kernel.grid,
                       **kernel.options)
-    launcher = fakes.FakeLauncher(spec, backend)
+    launcher = fakes.FakeLauncher(spec)
     tuner = fakes.FakeAutotuner([launcher], npu_shaped=kernel.abi == "npu",
                                 runtime_blocks=kernel.blocks)
     bound = routing.bind({"kernel_name": kernel.name, "abi": kernel.abi,
@@ -87,7 +87,7 @@ def _fallback_cases() -> None:
     backends.set_backend("fake", backend)
     spec = fakes.spec("triton_poi_fused_cat_4", ("*fp32", "*fp32", "i32"),
                       grid=lambda *a: (math.ceil(a[2] / 16), 1, 1))
-    launcher = fakes.FakeLauncher(spec, backend)
+    launcher = fakes.FakeLauncher(spec)
     tuner = fakes.FakeAutotuner([launcher])
     bound = routing.bind({"kernel_name": spec.name, "abi": "npu", "arg_count": 3}, tuner)
     bound(1, 2, 64, stream=1)
@@ -95,7 +95,7 @@ def _fallback_cases() -> None:
     bound(1, 2, 16 * 70000, stream=1)  # blockDim > 65535: this call takes the full entry
     print(f"  grid product over 65535 -> full entry for that call, plan kept "
           f"(full entries: {tuner.full_entries}, planned: {len(backend.launches)})")
-    refused = fakes.FakeLauncher(None, backend, refusal="clusters_unsupported")
+    refused = fakes.FakeLauncher(None, refusal="clusters_unsupported")
     tuner = fakes.FakeAutotuner([refused])
     bound = routing.bind({"kernel_name": "triton_tem_fused_mm_5", "abi": "npu"}, tuner)
     for _ in range(3):

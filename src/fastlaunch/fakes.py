@@ -53,13 +53,12 @@ def ceil_grid(numel_index: int, block: int) -> Callable[..., tuple[int, int, int
 class FakeLauncher:
     """An original (non-planned) launcher: records its calls on the runtime."""
 
-    def __init__(self, kernel_spec: KernelSpec | None, backend: FakeBackend, *,
-                 refusal: str | None = None, store_cubin: bool = False) -> None:
+    def __init__(self, kernel_spec: KernelSpec | None, *, refusal: str | None = None,
+                 store_cubin: bool = False) -> None:
         if kernel_spec is not None:
             setattr(self, routing.SPEC_ATTR, kernel_spec)
         if refusal is not None:
             setattr(self, routing.REFUSAL_ATTR, refusal)
-        self.backend = backend
         self.store_cubin = store_cubin
         self.calls: list[tuple[tuple, object]] = []
 

@@ -100,7 +100,7 @@ def test_generated_module_runs_on_fake_runtime(npu_fake):
                         *(f"    {line}" for line in wrapper.lines)])
     spec = fakes.spec("triton_poi_fused_0", ["*fp32", "*fp32", "i32"],
                       grid=fakes.ceil_grid(2, 256))
-    launcher = fakes.FakeLauncher(spec, npu_fake)
+    launcher = fakes.FakeLauncher(spec)
     tuner = fakes.FakeAutotuner([launcher])
     scope = {"triton_poi_fused_0": tuner, "get_raw_stream": lambda index: 0x5000 + index}
     exec(compile(source, "<wrapper>", "exec"), scope)

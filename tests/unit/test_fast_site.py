@@ -5,9 +5,6 @@ every unusual call must go back to the Python router before anything is packed."
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +13,7 @@ import fastlaunch
 from fastlaunch import FastLaunchError, _core, backends, config, fakes, routing
 from fastlaunch.backends.npu import NpuBackend
 from fastlaunch.testing import pack_bytes_reference
+from helpers import profiler
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 
@@ -40,7 +38,7 @@ class Site:
         backends.set_backend("npu", self.backend)
         spec = fakes.spec("k", signature, grid=grid or fakes.ceil_grid(2, 100), hooks=hooks,
                           ffts=True)
-        self.launcher = fakes.FakeLauncher(spec, self.backend)
+        self.launcher = fakes.FakeLauncher(spec)
         self.launchers = [self.launcher]
         self.tuner = fakes.FakeAutotuner([self.launcher], runtime_blocks=blocks,
                                          npu_shaped=npu_shaped)
@@ -58,11 +56,9 @@ class Site:
 
 
 @pytest.fixture
-def fake_profiler(monkeypatch):
-    module = types.ModuleType("torch.autograd.profiler")
-    module._is_profiler_enabled = False
-    monkeypatch.setitem(sys.modules, "torch.autograd.profiler", module)
-    return module
+def fake_profiler():
+    with profiler.fake_profiler() as module:
+        yield module
 
 
 @pytest.fixture
@@ -129,8 +125,7 @@ def test_launcher_swap_replaces_the_fast_site(env, cann):
     site = Site(cann)
     promote(site)
     first = site.slot[0]
-    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 500), ffts=True),
-                             site.backend)
+    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 500), ffts=True))
     site.launchers.append(new)
     site.tuner.launchers = [new]
     site.tuner.best_launcher = new
@@ -180,21 +175,17 @@ EVENTS = ["plain", "profiler", "hook", "big_grid", "benchmark", "swap", "stream_
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.sampled_from(EVENTS), min_size=1, max_size=20))
 def test_exactly_one_submission_per_call(cann, events):
-    profiler = types.ModuleType("torch.autograd.profiler")
-    profiler._is_profiler_enabled = False
-    saved = sys.modules.get("torch.autograd.profiler")
-    sys.modules["torch.autograd.profiler"] = profiler
     try:
-        with config.override(enabled=True, backend="npu"):
+        with profiler.fake_profiler() as flag, config.override(enabled=True, backend="npu"):
             hooks = ([], [])
             site = Site(cann, hooks=hooks)
             for event in events:
-                profiler._is_profiler_enabled = event == "profiler"
+                flag._is_profiler_enabled = event == "profiler"
                 if event == "hook":
                     hooks[0].append(print)
                 if event == "swap":
                     new = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 9),
-                                                        ffts=True, hooks=hooks), site.backend)
+                                                        ffts=True, hooks=hooks))
                     site.launchers.append(new)
                     site.tuner.launchers = [new]
                     site.tuner.best_launcher = new
@@ -206,10 +197,6 @@ def test_exactly_one_submission_per_call(cann, events):
                 hooks[0].clear()
     finally:
         backends.set_backend("npu", None)
-        if saved is None:
-            del sys.modules["torch.autograd.profiler"]
-        else:
-            sys.modules["torch.autograd.profiler"] = saved
         fastlaunch.reset_stats()
 
 
@@ -227,7 +214,7 @@ def test_compiled_grid_program_is_evaluated_without_python(env, cann):
         calls.append(inputs)
         return spec.grid(*inputs)
 
-    launcher = fakes.FakeLauncher(dataclasses.replace(spec, grid=resolver), site.backend)
+    launcher = fakes.FakeLauncher(dataclasses.replace(spec, grid=resolver))
     site.launchers = [launcher]
     site.tuner.launchers = [launcher]
     site.tuner.best_launcher = launcher

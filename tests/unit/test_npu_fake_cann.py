@@ -201,7 +201,7 @@ def test_routing_engine_end_to_end(fake):
     try:
         with config.override(enabled=True, backend="npu"):
             kernel = spec()
-            launcher = fakes.FakeLauncher(kernel, backend)
+            launcher = fakes.FakeLauncher(kernel)
             tuner = fakes.FakeAutotuner([launcher])
             bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 6}, tuner)
             for _ in range(3):

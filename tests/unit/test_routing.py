@@ -5,7 +5,6 @@ Every scenario counts submissions (planned + original): exactly one per call.
 """
 
 import dataclasses
-import sys
 import types
 
 import pytest
@@ -16,6 +15,7 @@ import fastlaunch
 from fastlaunch import FastLaunchError, config, counters, fakes, routing
 from fastlaunch.backends.fake import FAIL_STAGES
 from fastlaunch.testing import pack_bytes_reference
+from helpers import profiler
 
 SIG = ["*fp32", "*fp32", "i32"]
 ARGS = (0x1000, 0x2000, 1000)
@@ -28,7 +28,7 @@ def setup(backend, *, npu_shaped=True, n_launchers=1, spec_kw=None, blocks=(), *
     spec = fakes.spec("triton_poi_fused_add_0", signature,
                       grid=spec_kw.pop("grid", fakes.ceil_grid(2, 128)),
                       **spec_kw)
-    launchers = [fakes.FakeLauncher(spec, backend) for _ in range(n_launchers)]
+    launchers = [fakes.FakeLauncher(spec) for _ in range(n_launchers)]
     tuner = fakes.FakeAutotuner(launchers, npu_shaped=npu_shaped, runtime_blocks=blocks)
     bound = routing.bind({**META, "abi": backend.abi}, tuner, **bind_kw)
     return bound, tuner, launchers
@@ -73,7 +73,7 @@ def test_disabled_at_bind_always_full_entry(npu_fake):
 @pytest.mark.parametrize("attr", ["triton_interpret", "dump_launch_params"])
 def test_debug_flags_at_bind(npu_fake, attr):
     spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
-    launcher = fakes.FakeLauncher(spec, npu_fake)
+    launcher = fakes.FakeLauncher(spec)
     tuner = fakes.FakeAutotuner([launcher])
     setattr(tuner, attr, True)
     bound = routing.bind(META, tuner)
@@ -103,11 +103,9 @@ def test_per_call_full_entry_keeps_plan(npu_fake, kw, reason):
 
 
 @pytest.fixture
-def fake_profiler(monkeypatch):
-    module = types.ModuleType("torch.autograd.profiler")
-    module._is_profiler_enabled = False
-    monkeypatch.setitem(sys.modules, "torch.autograd.profiler", module)
-    return module
+def fake_profiler():
+    with profiler.fake_profiler() as module:
+        yield module
 
 
 def test_profiler_takes_full_entry_per_call(npu_fake, fake_profiler):
@@ -140,11 +138,11 @@ def test_probes_are_checked_only_when_maybe_full(npu_fake):
 
 def test_grouped_autotuner_binds_original_run(npu_fake):
     spec = fakes.spec("k", SIG)
-    tuner = fakes.FakeAutotuner([fakes.FakeLauncher(spec, npu_fake)], grouped=True)
+    tuner = fakes.FakeAutotuner([fakes.FakeLauncher(spec)], grouped=True)
     slot = [None]
     bound = routing.bind(META, tuner, call_slot=slot)
     assert bound == tuner.run and slot[0] == tuner.run
-    tuner2 = fakes.FakeAutotuner([fakes.FakeLauncher(spec, npu_fake)])
+    tuner2 = fakes.FakeAutotuner([fakes.FakeLauncher(spec)])
     tuner2.best_launcher_map = {}
     assert routing.bind(META, tuner2) == tuner2.run
 
@@ -160,7 +158,7 @@ def test_launcher_change_invalidates_plan(npu_fake):
     call(bound, npu_fake, launchers)
     call(bound, npu_fake, launchers)
     old = bound.plan
-    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 64)), npu_fake)
+    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 64)))
     tuner.launchers = [new]
     tuner.best_launcher = new
     call(bound, npu_fake, [*launchers, new])
@@ -171,7 +169,7 @@ def test_launcher_change_invalidates_plan(npu_fake):
 
 def test_negative_cache_calls_selected_launcher_directly(npu_fake):
     spec = fakes.spec("k", SIG)
-    launcher = fakes.FakeLauncher(None, npu_fake, refusal="clusters_unsupported")
+    launcher = fakes.FakeLauncher(None, refusal="clusters_unsupported")
     tuner = fakes.FakeAutotuner([launcher])
     bound = routing.bind(META, tuner)
     for _ in range(4):
@@ -179,7 +177,7 @@ def test_negative_cache_calls_selected_launcher_directly(npu_fake):
     assert tuner.full_entries == 1 and len(launcher.calls) == 4 and not npu_fake.launches
     assert fastlaunch.stats() == {"fallback.negative_cache": 3, "fallback.warming_up": 1,
                                   "plan.refused.clusters_unsupported": 1}
-    good = fakes.FakeLauncher(spec, npu_fake)
+    good = fakes.FakeLauncher(spec)
     tuner.launchers = [good]
     tuner.best_launcher = good
     call(bound, npu_fake, [launcher, good])  # negative entry dropped, plan made
@@ -197,7 +195,7 @@ def test_unsupported_type_is_a_stable_refusal(npu_fake):
 
 
 def test_launcher_without_spec_is_refused(npu_fake):
-    launcher = fakes.FakeLauncher(None, npu_fake)
+    launcher = fakes.FakeLauncher(None)
     tuner = fakes.FakeAutotuner([launcher])
     bound = routing.bind(META, tuner)
     call(bound, npu_fake, [launcher])
@@ -207,7 +205,7 @@ def test_launcher_without_spec_is_refused(npu_fake):
 
 def test_callsite_schema_conflict(npu_fake):
     spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
-    launcher = fakes.FakeLauncher(spec, npu_fake)
+    launcher = fakes.FakeLauncher(spec)
     tuner = fakes.FakeAutotuner([launcher])
     bound = routing.bind({**META, "arg_count": 4}, tuner)
     call(bound, npu_fake, [launcher])
@@ -290,7 +288,7 @@ def test_bad_argument_value_raises_without_replay(npu_fake):
 
 def test_store_cubin_pending_is_not_stable(npu_fake):
     spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
-    launcher = fakes.FakeLauncher(spec, npu_fake, store_cubin=True)
+    launcher = fakes.FakeLauncher(spec, store_cubin=True)
     tuner = fakes.FakeAutotuner([launcher])
     bound = routing.bind(META, tuner)
     for _ in range(3):
@@ -380,21 +378,16 @@ def test_exactly_one_submission_per_call_in_any_sequence(events):
 
     backend = FakeBackend("npu")
     previous = backends.set_backend("fake", backend)
-    profiler = types.ModuleType("torch.autograd.profiler")
-    profiler._is_profiler_enabled = False
-    saved = sys.modules.get("torch.autograd.profiler")
-    sys.modules["torch.autograd.profiler"] = profiler
     try:
-        with config.override(enabled=True, backend="fake"):
+        with profiler.fake_profiler() as flag, config.override(enabled=True, backend="fake"):
             hooks = ([], [])
             bound, tuner, launchers = setup(backend, spec_kw={"hooks": hooks})
             for event in events:
-                profiler._is_profiler_enabled = event == "profiler"
+                flag._is_profiler_enabled = event == "profiler"
                 if event == "hook":
                     hooks[0].append(print)
                 if event == "swap":
-                    new = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 9)),
-                                             backend)
+                    new = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 9)))
                     launchers.append(new)
                     tuner.launchers = [new]
                     tuner.best_launcher = new
@@ -405,10 +398,6 @@ def test_exactly_one_submission_per_call_in_any_sequence(events):
                 hooks[0].clear()
     finally:
         backends.set_backend("fake", previous)
-        if saved is None:
-            del sys.modules["torch.autograd.profiler"]
-        else:
-            sys.modules["torch.autograd.profiler"] = saved
         counters.reset_stats()
 
 
@@ -432,7 +421,7 @@ def test_plans_are_per_device_per_call_site(cuda_fake):
     for device in (0, 1):
         spec = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
         spec = dataclasses.replace(spec, device=device)
-        launcher = fakes.FakeLauncher(spec, cuda_fake)
+        launcher = fakes.FakeLauncher(spec)
         tuner = fakes.FakeAutotuner([launcher], npu_shaped=False)
         sites.append((routing.bind({**META, "abi": "cuda"}, tuner), launcher))
     for _ in range(3):

@@ -44,7 +44,6 @@ class FakeBackend(Backend):
             raise ValueError(msg)
         self.abi = abi_name
         self.launches: list[LaunchRecord] = []
-        self.plans_made = 0
         self.fail_at: str | None = None
         self.current_device = 0  # what the device runtime would report as current
 
@@ -66,7 +65,6 @@ class FakeBackend(Backend):
             raise PlanUnavailable(err.reason, err.detail) from None
         if spec.grid is None and spec.static_grid is None:
             raise PlanUnavailable("grid_resolver_missing")
-        self.plans_made += 1
         return FakePlan(spec, lay, input_count, tuple(fixed_args), runtime)
 
     def _layout_flags(self, spec: KernelSpec) -> dict:
