@@ -52,8 +52,8 @@ class _AfterImport(importlib.abc.MetaPathFinder):
     """Runs the pending installs once a watched module has finished executing."""
 
     def find_spec(self, fullname, path, target=None):
-        watched = {m for mods in _pending.values() for m in mods} | set(_callbacks)
-        if fullname not in watched:
+        # Consulted for every import in the process: answer "not mine" cheaply.
+        if fullname not in _callbacks and not any(fullname in m for m in _pending.values()):
             return None
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
