@@ -51,12 +51,18 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     env = os.environ if environ is None else environ
     parsed = []
     enabled, enabled_by = False, ""
+    # FASTLAUNCH decides when set (an explicit 0 wins); torch_npu's own switch
+    # turns fast launch on only when FASTLAUNCH is absent.
     for name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH"):
         if name in env:
             on = parse_bool(name, env[name])
-            parsed.append((name, env[name], "on" if on else "off"))
-            if on and not enabled:
-                enabled, enabled_by = True, name
+            decided = bool(enabled_by)
+            meaning = "on" if on else "off"
+            if decided:
+                meaning += f" (ignored: {enabled_by} decides)"
+            parsed.append((name, env[name], meaning))
+            if not decided:
+                enabled, enabled_by = on, name
     backend = _parse_choice("FASTLAUNCH_BACKEND", env.get("FASTLAUNCH_BACKEND"), BACKENDS)
     strict = parse_bool("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT"))
     npu_impl = _parse_choice("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL"), NPU_IMPLS)
@@ -65,11 +71,46 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
                ("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT", ""), "on" if strict else "off"),
                ("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL", ""), npu_impl)]
     extra = {"cann_libraries": libs} if libs else {}
-    return Config(enabled=enabled, enabled_by=enabled_by, backend=backend, strict=strict,
-                  npu_impl=npu_impl, parsed=tuple(parsed), **extra)
+    return Config(enabled=enabled and bool(enabled_by), enabled_by=enabled_by if enabled else "",
+                  backend=backend, strict=strict, npu_impl=npu_impl, parsed=tuple(parsed),
+                  **extra)
+
+
+#: Every environment variable fastlaunch itself reads, with what it does (``doctor``).
+VARIABLES = (
+    ("FASTLAUNCH", "1 turns fastlaunch on, 0 off (an explicit value wins over the next one)"),
+    ("TORCHINDUCTOR_NPU_FAST_LAUNCH", "torch_npu's switch; turns fastlaunch on when FASTLAUNCH "
+                                      "is unset"),
+    ("FASTLAUNCH_BACKEND", "auto | npu | cuda | fake (fake records launches, runs nothing)"),
+    ("FASTLAUNCH_STRICT", "1: an unexpected fallback raises instead of taking the original path"),
+    ("FASTLAUNCH_NPU_IMPL", "fastlaunch | torch_npu (torch_npu's own in-tree fast launch)"),
+    ("FASTLAUNCH_CANN_LIBRARIES", "CANN libraries to load, os.pathsep-separated"),
+    ("FASTLAUNCH_TORCH_ACCESSOR", "0: read tensor addresses through data_ptr() instead of the "
+                                  "torch-built accessor"),
+    ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "
+                                 "task-queue shim)"),
+    ("FASTLAUNCH_WHEEL_CACHE", "tests: where downloaded torch-npu / triton-ascend wheels are kept"),
+)
 
 
 _current: Config | None = None
+
+
+class _Switch:
+    """Whether call sites may launch planned, read per call by the router:
+    the configuration's ``enabled`` unless ``set_runtime`` decided otherwise."""
+
+    __slots__ = ("on", "runtime")
+
+    def __init__(self) -> None:
+        self.on = False
+        self.runtime: bool | None = None
+
+    def refresh(self) -> None:
+        self.on = get().enabled if self.runtime is None else self.runtime
+
+
+switch = _Switch()
 
 
 def get() -> Config:
@@ -77,7 +118,20 @@ def get() -> Config:
     global _current
     if _current is None:
         _current = from_environ()
+        switch.refresh()
     return _current
+
+
+def set_runtime(on: bool | None) -> bool | None:
+    """Set (or with None, drop) the run-time switch; returns the previous setting."""
+    if on is not None and not isinstance(on, bool):
+        msg = f"enabled: got {on!r}, expected True, False or None"
+        raise TypeError(msg)
+    previous = switch.runtime
+    get()
+    switch.runtime = on
+    switch.refresh()
+    return previous
 
 
 @contextlib.contextmanager
@@ -86,7 +140,9 @@ def override(**changes: object) -> Iterator[Config]:
     global _current
     previous = get()
     _current = dataclasses.replace(previous, **changes)
+    switch.refresh()
     try:
         yield _current
     finally:
         _current = previous
+        switch.refresh()

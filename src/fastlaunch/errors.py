@@ -7,14 +7,13 @@ from __future__ import annotations
 class FastLaunchError(RuntimeError):
     """A planned launch failed.
 
-    ``submitted`` is True when the kernel may have reached the device queue;
-    the engine then never launches it again. ``stable`` marks a failure that
-    will repeat for the same launcher, so a negative cache entry is worth it.
+    ``submitted`` is True when the runtime's launch call may have been
+    entered (the kernel may be queued); the engine then never launches it
+    again. Anything found before that call (``submitted=False``) is
+    *recoverable*: the engine hands that one call to the original path.
+    ``stable`` marks a failure that will repeat for the same launcher, so a
+    negative cache entry is worth it.
     """
-
-    #: True when the original path may still run this call: nothing reached
-    #: the backend's launch call.
-    recoverable = False
 
     def __init__(self, reason: str, *, submitted: bool = False, stable: bool = False,
                  detail: str = "") -> None:
@@ -24,11 +23,18 @@ class FastLaunchError(RuntimeError):
         self.stable = stable
         self.detail = detail
 
+    @property
+    def recoverable(self) -> bool:
+        """True when the original path may still run this call: the runtime's
+        launch call was not entered."""
+        return not self.submitted
+
 
 class CallRefused(FastLaunchError):
-    """This one call cannot use the plan (grid, stream, args); nothing was packed."""
+    """This one call cannot use the plan (grid, stream, args, device); nothing was submitted."""
 
-    recoverable = True
+    def __init__(self, reason: str, *, stable: bool = False, detail: str = "") -> None:
+        super().__init__(reason, stable=stable, detail=detail)
 
 
 class PlanUnavailable(CallRefused):

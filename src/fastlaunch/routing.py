@@ -11,14 +11,19 @@ once per call site and then calls the bound object exactly like
 3. a negative entry for the selected launcher -> that launcher, directly;
 4. otherwise ``autotuner.run``, then try to promote the now-settled launcher.
 
-A kernel is never submitted twice: once a backend's launch was entered, any
-error propagates.
+One error policy: a problem found before the runtime's launch call hands
+that one call to ``autotuner.run`` (counted by reason; strict mode raises);
+after that call was entered, any error propagates and nothing is replayed.
+A kernel is never submitted twice.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
+import threading
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -59,10 +64,13 @@ def _is_grouped(autotuner: Any) -> bool:
     return bool(meta.get("group_enabled")) or hasattr(autotuner, "best_launcher_map")
 
 
-def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] = ()) -> str:
-    """Reasons fixed for the life of a bound call site ("" when none)."""
-    if not config.get().enabled:
-        return "disabled"
+def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] = (),
+                             stock_runs: Sequence[Callable] = ()) -> str:
+    """Reasons fixed for the life of a bound call site ("" when none).
+
+    Each is a per-call feature of the original ``run`` that the planned path
+    does not reproduce (docs/design.md lists them per torch release).
+    """
     for reason, active in extra:
         if active:
             return reason
@@ -70,6 +78,14 @@ def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] =
         return "triton_interpret"
     if getattr(autotuner, "dump_launch_params", False):
         return "dump_launch_params"
+    if getattr(autotuner, "dump_launch_tensors", False):
+        return "dump_launch_tensors"
+    if getattr(autotuner, "_plugins", None):
+        return "autotuner_plugins"
+    if "run" in getattr(autotuner, "__dict__", ()):
+        return "run_overridden"
+    if stock_runs and getattr(type(autotuner), "run", None) not in tuple(stock_runs):
+        return "run_overridden"  # e.g. DebugAutotuner (profile_bandwidth)
     return ""
 
 
@@ -139,14 +155,17 @@ def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
 class BoundLaunch:
     """One call site's router; stands in for ``autotuner.run``."""
 
-    __slots__ = ("_direct", "_maybe_full", "_negative", "_probes", "_profiler", "_ran", "_selected",
-                 "_static_reason", "autotuner", "backend_for", "call_slot", "metadata")
+    __slots__ = ("__weakref__", "_before_direct", "_direct", "_maybe_full", "_negative", "_probes",
+                 "_profiler", "_ran", "_selected", "_site", "_static_reason", "autotuner",
+                 "backend_for", "call_slot", "metadata")
 
     def __init__(self, autotuner: Any, metadata: dict, *,
                  backend_for: Callable[[], Backend] | None = None,
                  probes: Sequence[tuple[str, Callable[[], bool]]] = (),
                  maybe_full: Callable[[], object] = _never,
                  static_reasons: Sequence[tuple[str, bool]] = (),
+                 stock_runs: Sequence[Callable] = (),
+                 before_direct: Callable[[], None] | None = None,
                  call_slot: list | None = None) -> None:
         self.autotuner = autotuner
         self.call_slot = call_slot
@@ -157,13 +176,22 @@ class BoundLaunch:
         # A cheap per-call test; when true, the probes decide (e.g. "is any
         # dispatch mode active" before "is a DebugMode active").
         self._maybe_full = maybe_full if probes else _never
-        self._static_reason = static_full_entry_reason(autotuner, static_reasons)
+        self._static_reason = static_full_entry_reason(autotuner, static_reasons, stock_runs)
+        # Called right before fastlaunch calls an original launcher itself
+        # (negative cache, launch hooks), for what ``run`` sets up per call
+        # (e.g. Triton's allocator).
+        self._before_direct = before_direct
         self._selected = (_best_launcher if hasattr(autotuner, "best_launcher")
                           else _single_launcher)
         self._profiler = _profiler_module()
         self._direct: PlannedLaunch | None = None
         self._negative: object = None
         self._ran = False
+        name = self.metadata.get("kernel_name", "?")
+        site = self.metadata.get("callsite_id")
+        self._site = f"{name} [{site}]" if site else str(name)
+        if call_slot is not None:
+            _live.add(self)
 
     @property
     def plan(self) -> PlannedLaunch | None:
@@ -174,7 +202,7 @@ class BoundLaunch:
         direct = self._direct
         # Steady state, inline: every condition that could send this call
         # elsewhere is checked before anything is launched.
-        if (direct is not None and not benchmark_run and not kwargs
+        if (direct is not None and _switch.on and not benchmark_run and not kwargs
                 and not self._profiler._is_profiler_enabled and not self._maybe_full()
                 and self._selected(self.autotuner) is direct.launcher
                 and not (direct.hooks and any(direct.hooks))
@@ -184,17 +212,20 @@ class BoundLaunch:
             if grid is None:
                 try:
                     grid = direct.grid(*args, *direct.fixed)
-                except Exception:
-                    return self._route(args, stream, benchmark_run, kwargs)
+                except Exception as err:  # evaluated once: the original evaluates it again
+                    return self._refused(direct, CallRefused(
+                        "grid_resolver_error", detail=f"{type(err).__name__}: {err}"), args, stream)
             try:
                 direct.launch(stream, grid, args)
             except Exception as err:
                 return self._launch_failed(direct, direct.translate(err), args, stream)
-            counters._counts["fast"] += 1
+            counters.hit(self._site)
             return None
         return self._route(args, stream, benchmark_run, kwargs)
 
     def _full_entry_reason(self, benchmark_run: bool, kwargs: dict) -> str:
+        if not _switch.on:
+            return "disabled"
         if self._static_reason:
             return self._static_reason
         if benchmark_run:
@@ -212,24 +243,27 @@ class BoundLaunch:
         """The full decision order (everything but the inline steady state)."""
         reason = self._full_entry_reason(benchmark_run, kwargs)
         if reason:
-            counters.fallback(reason)
+            counters.fallback(reason, self._site)
             return self.autotuner.run(*args, stream=stream, benchmark_run=benchmark_run, **kwargs)
         direct = self._direct
         if direct is not None:
             if self._selected(self.autotuner) is direct.launcher:
                 return self._call_direct(direct, args, stream)
-            self._set_direct(None)
-            counters.count("plan.invalidated")
-        if self._negative is not None:
+            self._drop(direct)
+            counters.count("plan.invalidated", self._site)
+        negative = self._negative
+        if negative is not None:
             launcher = self._selected(self.autotuner)
-            if launcher is self._negative:
-                counters.fallback("negative_cache")
-                return launcher(*self._canonical(args), stream=stream)
+            if launcher is negative:
+                counters.fallback("negative_cache", self._site)
+                return self._call_original_launcher(launcher, args, stream)
             self._negative = None
-            counters.count("negative.invalidated")
-        if self._ran and self._try_promote(args):
-            return self._call_direct(self._direct, args, stream)
-        counters.fallback("warming_up")
+            counters.count("negative.invalidated", self._site)
+        if self._ran:
+            direct = self._try_promote(args)
+            if direct is not None:
+                return self._call_direct(direct, args, stream)
+        counters.fallback("warming_up", self._site)
         result = self.autotuner.run(*args, stream=stream)
         self._ran = True
         self._try_promote(args)
@@ -241,6 +275,12 @@ class BoundLaunch:
             return args
         build = getattr(self.autotuner, "_build_runtime_launch_args", None)
         return tuple(build(args, blocks)) if build is not None else (*args, *blocks)
+
+    def _call_original_launcher(self, launcher: Any, args: tuple, stream: object) -> object:
+        """The selected original launcher, called by fastlaunch itself (not through ``run``)."""
+        if self._before_direct is not None:
+            self._before_direct()
+        return launcher(*self._canonical(args), stream=stream)
 
     def _stable_launcher(self) -> object:
         autotuner = self.autotuner
@@ -258,33 +298,50 @@ class BoundLaunch:
         if meta.get("coordinate_descent_tuning") and cfg is not None and not getattr(
                 cfg, "found_by_coordesc", True):
             return None
+        if meta.get("combo_tuning_groups") and cfg is not None and not getattr(
+                cfg, "found_by_combo_autotune", True):
+            return None  # torch 2.12+: run() would still combo-tune this launcher
         return launcher
 
-    def _try_promote(self, args: tuple) -> bool:
+    def _try_promote(self, args: tuple) -> PlannedLaunch | None:
+        """Plan the settled launcher; the new plan (the caller uses it, not ``_direct``,
+        which another thread may change at any time) or None."""
         launcher = self._stable_launcher()
         if launcher is None or launcher is self._negative:
-            return False
+            return None
         try:
             direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
                                          self.metadata, args)
         except FastLaunchError as err:
-            counters.count("plan.refused." + err.reason)
-            log.info("fastlaunch: no plan for %s: %s", self.metadata.get("kernel_name"), err)
+            counters.count("plan.refused." + err.reason, self._site)
+            log.info("fastlaunch: no plan for %s: %s", self._site, err)
             if err.stable:
                 self._negative = launcher
-            return False
+            return None
         self._negative = None
         self._set_direct(direct)
-        counters.count("plan.created")
-        log.debug("fastlaunch: planned %s", self.metadata.get("kernel_name"))
-        return True
+        counters.count("plan.created", self._site)
+        log.debug("fastlaunch: planned %s", self._site)
+        return direct
 
     def _set_direct(self, direct: PlannedLaunch | None) -> None:
         """Install (or drop) the plan; the call slot gets its FastSite, or this router."""
-        self._direct = direct
+        with _slots_lock:
+            self._direct = direct
+            self._fill_slot()
+
+    def _drop(self, direct: PlannedLaunch) -> None:
+        """Drop ``direct`` unless another thread already replaced it."""
+        with _slots_lock:
+            if self._direct is direct:
+                self._direct = None
+                self._fill_slot()
+
+    def _fill_slot(self) -> None:
         if self.call_slot is None:
             return
-        site = self._fast_site(direct) if direct is not None else None
+        direct = self._direct
+        site = self._fast_site(direct) if direct is not None and _switch.on else None
         self.call_slot[0] = site if site is not None else self
 
     def _fast_site(self, direct: PlannedLaunch) -> object | None:
@@ -294,7 +351,8 @@ class BoundLaunch:
         from . import _core
 
         return _core.make_fast_site(
-            fallback=self, on_error=self._fast_site_failed, autotuner=self.autotuner,
+            fallback=self, on_error=functools.partial(self._fast_site_failed, direct),
+            autotuner=self.autotuner,
             launcher=direct.launcher, profiler=self._profiler,
             maybe_full=None if self._maybe_full is _never else self._maybe_full,
             hooks=direct.hooks, grid=direct.grid, static_grid=direct.static_grid,
@@ -302,33 +360,53 @@ class BoundLaunch:
             best_launcher_mode=self._selected is _best_launcher,
             grid_program=list(direct.spec.grid_program or ()))
 
-    def _fast_site_failed(self, err: BaseException, args: tuple, stream: object) -> object:
-        """A FastSite's launch raised after packing began: never replayed."""
-        direct = self._direct
+    def _fast_site_failed(self, direct: PlannedLaunch, err: BaseException, args: tuple,
+                          stream: object) -> object:
+        """A FastSite's launch raised: the plan that FastSite was made for decides."""
+        if not isinstance(err, Exception):
+            raise err  # KeyboardInterrupt and friends are never turned into launches
         return self._launch_failed(direct, direct.translate(err), args, stream)
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
         if direct.hooks and any(direct.hooks):
-            counters.fallback("launch_hooks")
-            return direct.launcher(*self._canonical(args), stream=stream)
+            counters.fallback("launch_hooks", self._site)
+            return self._call_original_launcher(direct.launcher, args, stream)
         try:
             direct(args, stream)
         except FastLaunchError as err:
             return self._launch_failed(direct, err, args, stream)
-        counters.hit()
+        counters.hit(self._site)
         return None
+
+    def _refused(self, direct: PlannedLaunch, err: FastLaunchError, args: tuple,
+                 stream: object) -> object:
+        """Nothing was submitted: this one call takes the original path (strict mode raises)."""
+        counters.fallback(err.reason, self._site)
+        if err.stable:
+            self._drop(direct)
+            self._negative = direct.launcher
+        return self.autotuner.run(*args, stream=stream)
 
     def _launch_failed(self, direct: PlannedLaunch, err: FastLaunchError, args: tuple,
                        stream: object) -> object:
-        """A recoverable refusal takes the full entry; anything else propagates."""
+        """Before the runtime's launch call: the original path; after it: raise, never replay."""
         if not err.recoverable:
-            counters.count("error." + err.reason)
+            counters.count("error." + err.reason, self._site)
             raise err
-        counters.fallback(err.reason)
-        if err.stable:
-            self._set_direct(None)
-            self._negative = direct.launcher
-        return self.autotuner.run(*args, stream=stream)
+        return self._refused(direct, err, args, stream)
+
+
+_switch = config.switch
+_slots_lock = threading.RLock()
+# Routers that own a call slot, so the run-time switch can swap FastSites out and back.
+_live: weakref.WeakSet[BoundLaunch] = weakref.WeakSet()
+
+
+def refresh_call_slots() -> None:
+    """Put each live call slot in line with the switch: FastSites only while on."""
+    with _slots_lock:
+        for router in list(_live):
+            router._fill_slot()
 
 
 # Per-ABI extra bind options (probes, static reasons), set by integrations.

@@ -61,13 +61,17 @@ def test_first_call_full_entry_then_planned(npu_fake, npu_shaped):
     assert record.data == pack_bytes_reference("npu", SIG, ARGS, (8, 1, 1))
 
 
-def test_disabled_at_bind_always_full_entry(npu_fake):
+def test_disabled_is_checked_per_call(npu_fake):
+    """Off (environment or run-time switch): every call takes the full entry; on again: plans."""
+    bound, tuner, launchers = setup(npu_fake)
     with config.override(enabled=False):
-        bound, tuner, launchers = setup(npu_fake)
-    for _ in range(3):
-        call(bound, npu_fake, launchers)
+        for _ in range(3):
+            call(bound, npu_fake, launchers)
     assert tuner.full_entries == 3 and not npu_fake.launches and bound.plan is None
     assert fastlaunch.stats() == {"fallback.disabled": 3}
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    assert tuner.full_entries == 4 and len(npu_fake.launches) == 1
 
 
 @pytest.mark.parametrize("attr", ["triton_interpret", "dump_launch_params"])
@@ -276,14 +280,30 @@ def test_injected_failure_is_raised_and_never_replayed(npu_fake, stage):
     assert fastlaunch.stats()["error.backend_error"] == 1
 
 
-def test_bad_argument_value_raises_without_replay(npu_fake):
+def test_bad_argument_value_takes_the_original_path_for_that_call(npu_fake):
+    """Found while packing, before the runtime's launch call: that one call goes to
+    ``autotuner.run``; the plan stays for the next call."""
     bound, tuner, launchers = setup(npu_fake)
     call(bound, npu_fake, launchers)
     call(bound, npu_fake, launchers)
-    with pytest.raises(FastLaunchError, match="arg 2") as info:
+    plan = bound.plan
+    call(bound, npu_fake, launchers, 0x1000, 0x2000, 2.5)
+    assert tuner.full_entries == 2 and len(npu_fake.launches) == 1
+    assert launchers[0].calls[-1][0] == (0x1000, 0x2000, 2.5)
+    call(bound, npu_fake, launchers)
+    assert bound.plan is plan and len(npu_fake.launches) == 2
+    assert fastlaunch.stats()["fallback.bad_argument"] == 1
+
+
+def test_bad_argument_raises_in_strict_mode_without_submitting(npu_fake):
+    bound, tuner, launchers = setup(npu_fake)
+    call(bound, npu_fake, launchers)
+    call(bound, npu_fake, launchers)
+    before = subs(npu_fake, launchers)
+    with config.override(strict=True), pytest.raises(
+            FastLaunchError, match="strict_unexpected_fallback: bad_argument"):
         bound(0x1000, 0x2000, 2.5, stream=7)
-    assert not info.value.recoverable
-    assert tuner.full_entries == 1 and len(npu_fake.launches) == 1
+    assert subs(npu_fake, launchers) == before
 
 
 def test_store_cubin_pending_is_not_stable(npu_fake):
@@ -401,18 +421,15 @@ def test_exactly_one_submission_per_call_in_any_sequence(events):
         counters.reset_stats()
 
 
-def test_device_mismatch_raises_and_launches_nothing(cuda_fake):
+def test_device_mismatch_takes_the_original_path(cuda_fake):
     bound, tuner, launchers = setup(cuda_fake, npu_shaped=False)
     call(bound, cuda_fake, launchers)
     call(bound, cuda_fake, launchers)
     assert bound.plan.spec.device == 0
     cuda_fake.current_device = 1
-    before = subs(cuda_fake, launchers)
-    with pytest.raises(FastLaunchError, match="current device is 1, this plan was made for "
-                                              "device 0") as info:
-        bound(*ARGS, stream=7)
-    assert subs(cuda_fake, launchers) == before and not info.value.submitted
-    assert not info.value.recoverable
+    call(bound, cuda_fake, launchers)
+    assert tuner.full_entries == 2 and len(cuda_fake.launches) == 1
+    assert fastlaunch.stats()["fallback.device_mismatch"] == 1
 
 
 def test_plans_are_per_device_per_call_site(cuda_fake):
