@@ -41,11 +41,36 @@ def _install(name: str) -> None:
     _results[name] = "installed" if module.installed() else "not installed: declined"
 
 
-def _maybe_install(name: str) -> None:
+_retry = [False]  # a pending install waits for a module that is still executing
+
+
+def _ready(module_name: str, finished: str) -> bool:
+    """Imported and done executing (``finished`` has just returned from its exec)."""
+    module = sys.modules.get(module_name)
+    if module is None:
+        return False
+    if module_name == finished:
+        return True
+    return not getattr(getattr(module, "__spec__", None), "_initializing", False)
+
+
+def _maybe_install(name: str, finished: str = "") -> None:
     needed = _pending.get(name)
-    if needed is not None and all(m in sys.modules for m in needed):
+    if needed is None:
+        return
+    if all(_ready(m, finished) for m in needed):
         del _pending[name]
         _install(name)
+    elif all(m in sys.modules for m in needed):
+        # Imported before this hook ran and still executing: it may finish
+        # without passing through our loader, so try again on the next import.
+        _retry[0] = True
+
+
+def _retry_pending() -> None:
+    _retry[0] = False
+    for name in list(_pending):
+        _maybe_install(name)
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):
@@ -53,6 +78,8 @@ class _AfterImport(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname, path, target=None):
         # Consulted for every import in the process: answer "not mine" cheaply.
+        if _retry[0]:
+            _retry_pending()
         if fullname not in _callbacks and not any(fullname in m for m in _pending.values()):
             return None
         for finder in sys.meta_path:
@@ -77,7 +104,7 @@ class _Loader(importlib.abc.Loader):
         for callback in _callbacks.pop(module.__name__, ()):
             callback(module)
         for name in list(_pending):
-            _maybe_install(name)
+            _maybe_install(name, finished=module.__name__)
 
 
 _finder = _AfterImport()

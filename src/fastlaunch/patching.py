@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -15,60 +16,70 @@ class PatchSet:
 
     ``install`` applies them in order; if one fails, every earlier one is
     undone in reverse (attributes that did not exist are deleted) and the
-    error propagates. ``uninstall`` puts the original objects back.
+    error propagates. ``uninstall`` puts the original objects back. Both hold
+    the set's lock, so a racing install and uninstall each see the other
+    complete: never a partial patch that reports installed.
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self._lock = threading.RLock()
         self._planned: list[tuple[Any, str, Any]] = []
         self._applied: list[tuple[Any, str, Any]] = []  # (owner, attr, previous or _MISSING)
+        self._installed = False
 
     def add(self, owner: Any, attr: str, value: Any) -> PatchSet:
-        if self._applied:
-            msg = f"patch set {self.name!r}: cannot add {attr!r} while installed"
-            raise RuntimeError(msg)
-        self._planned.append((owner, attr, value))
+        with self._lock:
+            if self._applied:
+                msg = f"patch set {self.name!r}: cannot add {attr!r} while installed"
+                raise RuntimeError(msg)
+            self._planned.append((owner, attr, value))
         return self
 
     @property
     def installed(self) -> bool:
-        return bool(self._applied)
+        return self._installed
 
     def original(self, owner: Any, attr: str) -> Any:
         """The value ``owner.attr`` had before this set was installed."""
-        for o, a, previous in self._applied:
-            if o is owner and a == attr:
-                if previous is _MISSING:
-                    msg = f"{attr!r} did not exist on {owner!r} before patching"
-                    raise AttributeError(msg)
-                return previous
-        return getattr(owner, attr)
+        with self._lock:
+            for o, a, previous in self._applied:
+                if o is owner and a == attr:
+                    if previous is _MISSING:
+                        msg = f"{attr!r} did not exist on {owner!r} before patching"
+                        raise AttributeError(msg)
+                    return previous
+            return getattr(owner, attr)
 
     def install(self) -> bool:
         """Apply every replacement; False (and a log line) when already installed."""
-        if self._applied:
-            log.info("fastlaunch: patch set %s is already installed", self.name)
-            return False
-        try:
-            for owner, attr, value in self._planned:
-                previous = owner.__dict__.get(attr, _MISSING) if isinstance(owner, type) \
-                    else getattr(owner, attr, _MISSING)
-                setattr(owner, attr, value)
-                self._applied.append((owner, attr, previous))
-        except BaseException:
-            self._restore()
-            raise
+        with self._lock:
+            if self._applied:
+                log.info("fastlaunch: patch set %s is already installed", self.name)
+                return False
+            try:
+                for owner, attr, value in self._planned:
+                    previous = owner.__dict__.get(attr, _MISSING) if isinstance(owner, type) \
+                        else getattr(owner, attr, _MISSING)
+                    setattr(owner, attr, value)
+                    self._applied.append((owner, attr, previous))
+            except BaseException:
+                self._restore()
+                raise
+            self._installed = True
         log.info("fastlaunch: installed patch set %s (%d attributes)", self.name,
-                 len(self._applied))
+                 len(self._planned))
         return True
 
     def uninstall(self) -> bool:
-        if not self._applied:
-            return False
-        self._restore()
-        return True
+        with self._lock:
+            if not self._applied:
+                return False
+            self._restore()
+            return True
 
     def _restore(self) -> None:
+        self._installed = False
         errors = []
         while self._applied:
             owner, attr, previous = self._applied.pop()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import types
@@ -22,7 +23,10 @@ def test_importing_fastlaunch_does_not_import_torch():
 def test_entry_point_is_registered():
     from importlib.metadata import entry_points
 
-    found = [e for e in entry_points(group="torch.backends") if e.name == "fastlaunch"]
+    eps = entry_points()
+    group = eps.select(group="torch.backends") if hasattr(eps, "select") else eps.get(
+        "torch.backends", ())  # Python 3.9: a dict of groups
+    found = [e for e in group if e.name == "fastlaunch"]
     assert [e.value for e in found] == ["fastlaunch.autoload:autoload"]
 
 
@@ -59,6 +63,62 @@ def test_install_waits_for_every_target_module(fake_integration):
 
     assert fake_integration == [["flfake", "flfake.heuristics", "flfake.wrapper"]]
     assert autoload.status()["flfake"] == "installed"
+
+
+def test_target_importing_the_other_target_midway(fake_integration, tmp_path, monkeypatch):
+    """The wrapper imports the heuristics before it defines what the integration needs
+    (as Inductor's wrapper does): install waits until the wrapper has finished."""
+    (tmp_path / "flfake" / "wrapper.py").write_text("import flfake.heuristics\n"
+                                                    "class Codegen:\n    pass\n")
+    integration = sys.modules["fastlaunch.backends.flfake.integration"]
+
+    def install():
+        from flfake.wrapper import Codegen  # fails on a partially initialised module
+
+        fake_integration.append(Codegen.__name__)
+
+    monkeypatch.setattr(integration, "install", install)
+    autoload.watch(("flfake",))
+    import flfake.wrapper  # noqa: F401
+
+    assert fake_integration == ["Codegen"] and autoload.status()["flfake"] == "installed"
+
+
+def test_watch_armed_while_a_target_executes_retries(fake_integration, tmp_path, monkeypatch):
+    """The hook runs while the wrapper is executing (imported before fastlaunch armed):
+    the install waits, then happens on the next import."""
+    (tmp_path / "flfake" / "wrapper.py").write_text(
+        "import flfake.heuristics\n"
+        "from fastlaunch import autoload\n"
+        "autoload.watch(('flfake',))\n"
+        "class Codegen:\n    pass\n")
+    (tmp_path / "flfake" / "later.py").write_text("")
+    integration = sys.modules["fastlaunch.backends.flfake.integration"]
+
+    def install():
+        from flfake.wrapper import Codegen
+
+        fake_integration.append(Codegen.__name__)
+
+    monkeypatch.setattr(integration, "install", install)
+    import flfake.wrapper  # noqa: F401
+
+    assert fake_integration == [] and "waiting" in autoload.status()["flfake"]
+    import flfake.later  # noqa: F401
+
+    assert fake_integration == ["Codegen"] and autoload.status()["flfake"] == "installed"
+
+
+def test_inductor_wrapper_imported_first_still_installs():
+    pytest.importorskip("torch", reason="needs torch to import Inductor's wrapper first")
+    code = ("from torch._inductor.codegen.wrapper import PythonWrapperCodegen\n"
+            "import torch._inductor.config\n"
+            "from fastlaunch import autoload\n"
+            "print(autoload.status()['cuda'])\n")
+    env = {**os.environ, "FASTLAUNCH": "1", "FASTLAUNCH_BACKEND": "cuda"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True)
+    assert out.stdout.strip() == "installed", out.stderr
 
 
 def test_install_at_once_when_already_imported(fake_integration):

@@ -92,3 +92,32 @@ def test_cannot_add_while_installed():
     with pytest.raises(RuntimeError, match="while installed"):
         patches.add(Owner, "x", 1)
     patches.uninstall()
+
+
+def test_uninstall_racing_install_never_leaves_a_partial_patch():
+    """The uninstall starts while install is between two attributes."""
+    import threading
+
+    inside, go = threading.Event(), threading.Event()
+
+    class Slow:
+        def __setattr__(self, name, value):
+            if name == "b" and value == "patched":
+                inside.set()
+                go.wait(0.5)  # the racing uninstall runs now unless it waits for install
+            object.__setattr__(self, name, value)
+
+    target = Slow()
+    target.a, target.b = "original", "original"
+    patches = PatchSet("race").add(target, "a", "patched").add(target, "b", "patched")
+    installer = threading.Thread(target=patches.install)
+    installer.start()
+    assert inside.wait(5)
+    remover = threading.Thread(target=patches.uninstall)
+    remover.start()
+    remover.join(0.2)
+    go.set()
+    installer.join()
+    remover.join()
+    state = (target.a, target.b)
+    assert state == ("original", "original") and not patches.installed
