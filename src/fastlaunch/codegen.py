@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable
 
 IMPORT_LINE = "from fastlaunch.routing import bind as _fastlaunch_bind"
+# The stream expression: a name (``stream0``) or a dotted attribute, as
+# torch_npu's multi-stream codegen writes (``stream_group_vector.npu_stream``).
+_STREAM = r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,13 +53,14 @@ def _root(wrapper: object) -> object:
 def rewrite_run_line(wrapper: object, kernel_name: str, arg_count: int, abi: str,
                      graph_id: str, generate: Callable[[], object]) -> object:
     """Run ``generate`` (the original codegen for one call) and replace the
-    ``kernel.run(args, stream=s)`` line it writes with a fastlaunch call site.
+    ``kernel.run(args, stream=s)`` line it writes with a fastlaunch call site
+    (``s`` a name or a dotted attribute such as ``main_stream.npu_stream``).
 
     Everything else the original writes (stream setup, debug printer, autotune
     blocks) is kept in order. Module-level names go to the root wrapper's
     imports, so partition subgraphs share one set.
     """
-    pattern = re.compile(rf"^(\s*){re.escape(kernel_name)}\.run\((.*?),?\s*stream=(\w+)\)$")
+    pattern = re.compile(rf"^(\s*){re.escape(kernel_name)}\.run\((.*?),?\s*stream={_STREAM}\)$")
     lines: list[object] = []
     # Inductor itself redirects ``writeline`` per instance while it emits the
     # final code (``set_writeline``); capture on top of that and restore it.

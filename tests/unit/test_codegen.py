@@ -111,3 +111,96 @@ def test_generated_module_runs_on_fake_runtime(npu_fake):
     assert npu_fake.launches[0].stream == 0x5000 and npu_fake.launches[0].grid == (4, 1, 1)
     assert scope["_fastlaunch_call_0"][0] is not None
     assert fastlaunch.stats()["fast"] == 2
+
+
+# Multi-stream call sites: torch_npu writes ``stream=<group stream>.npu_stream``.
+
+MULTI_STREAM_LINES = [
+    "    triton_poi_fused_add_0.run(buf0, arg0_1, 16, stream=stream_group_vector.npu_stream)",
+    "triton_poi_fused_add_0.run(buf0, arg0_1, 16, stream=main_stream.npu_stream)",
+]
+
+
+def rewrite(line, kernel="triton_poi_fused_add_0"):
+    wrapper = FakeWrapper()
+    codegen.rewrite_run_line(wrapper, kernel, 3, "npu", "g", lambda: wrapper.writeline(line))
+    return wrapper
+
+
+def test_multi_stream_call_lines_are_rewritten():
+    for line in MULTI_STREAM_LINES:
+        indent = line[:len(line) - len(line.lstrip())]
+        stream = line.split("stream=")[1][:-1]
+        assert rewrite(line).lines[-1] == f"{indent}_fastlaunch_fn(buf0, arg0_1, 16, " \
+                                          f"stream={stream})"
+
+
+def _torch_npu_multi_stream_lines():
+    """The call lines torch_npu 2.14.0's own multi-stream codegen writes, made by
+    evaluating its f-strings (read from the released wheel) on example values."""
+    import ast
+    import subprocess
+
+    import pytest
+
+    from helpers import wheels
+
+    try:
+        source = wheels.WheelSource(wheels.fetch("2.14.0"))
+    except (subprocess.CalledProcessError, OSError) as err:
+        pytest.skip(f"torch-npu 2.14.0 wheel not downloadable (offline?): {err}")
+    wrapper_src = source.read("torch_npu/_inductor/codegen/wrapper.py")
+    pass_src = source.read("torch_npu/_inductor/fx_passes/parallel_scheduler_pass.py")
+    levels = source.read("torch_npu/_inductor/fx_passes/utils/fx_pass_level.py")
+
+    def fstrings(src, must_contain):
+        found = []
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.JoinedStr):
+                text = ast.unparse(node)
+                if all(part in text for part in must_contain):
+                    found.append(compile(ast.Expression(node), "<torch_npu>", "eval"))
+        return found
+
+    run_lines = fstrings(wrapper_src, ("multi_stream_intent", ".run(", "stream={stream_name}"))
+    group_var = fstrings(pass_src, ("stream_group_",))
+    stream_name = fstrings(pass_src, ("{target_stream}.npu_stream",))
+    assert run_lines and group_var and stream_name
+    groups = [t.targets[0].id for c in ast.parse(levels).body
+              if isinstance(c, ast.ClassDef) and c.name == "GroupType"
+              for t in c.body if isinstance(t, ast.Assign)]
+    targets = ["main_stream"] + [eval(group_var[0], {"key": g}) for g in groups if g != "MAIN"]
+    lines = []
+    for target in targets:
+        name = eval(stream_name[0], {"target_stream": target})
+        for intent in ("", "    "):
+            lines.append(eval(run_lines[-1], {
+                "multi_stream_intent": intent, "kernel_name": "triton_poi_fused_add_0",
+                "call_args_str": "buf0, arg0_1, 16", "stream_name": name}))
+    return lines
+
+
+def test_torch_npu_multi_stream_lines_run_on_the_fake_runtime(npu_fake):
+    import types
+
+    lines = _torch_npu_multi_stream_lines()
+    assert len(lines) >= 4
+    for line in lines:
+        wrapper = rewrite(line)
+        assert wrapper.lines[-1].lstrip().startswith("_fastlaunch_fn(buf0, arg0_1, 16, stream=")
+        group = line.split("stream=")[1].split(".")[0]
+        body = [ln[len(line) - len(line.lstrip()):] for ln in wrapper.lines]
+        source = "\n".join([*wrapper.imports.lines, "def call(buf0, arg0_1):",
+                            *(f"    {ln}" for ln in body)])
+        spec = fakes.spec("triton_poi_fused_add_0", ["*fp32", "*fp32", "i32"],
+                          grid=fakes.ceil_grid(2, 8))
+        launcher = fakes.FakeLauncher(spec)
+        tuner = fakes.FakeAutotuner([launcher])
+        stream = types.SimpleNamespace(npu_stream=0x7000 + len(group))
+        scope = {"triton_poi_fused_add_0": tuner, group: stream}
+        exec(compile(source, "<wrapper>", "exec"), scope)
+        before = len(npu_fake.launches)
+        for _ in range(3):
+            scope["call"](0x10, 0x20)
+        assert tuner.full_entries == 1 and len(npu_fake.launches) == before + 2
+        assert npu_fake.launches[-1].stream == stream.npu_stream
