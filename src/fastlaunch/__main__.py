@@ -1,19 +1,38 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: ``python -m fastlaunch {demo,doctor}``."""
+"""Command line: ``python -m fastlaunch {demo,doctor,selfcheck}``."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 
+def _selfcheck(argv: list[str]) -> int:
+    """``fastlaunch.selfcheck`` is optional: the rest of the CLI works without it."""
+    try:
+        module = importlib.import_module("fastlaunch.selfcheck")
+    except ImportError as err:
+        print(f"selfcheck is not available in this installation: {err}", file=sys.stderr)
+        return 2
+    return int(module.main(argv))
+
+
 def main(argv: list[str] | None = None) -> int:
+    from . import __version__
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["selfcheck"]:  # its own options, parsed by fastlaunch.selfcheck
+        return _selfcheck(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m fastlaunch",
                                      description="Planned launches for Inductor's Triton kernels")
+    parser.add_argument("--version", action="version", version=f"fastlaunch {__version__}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo", help="plan and launch real Inductor kernel signatures on the fake "
                                 "runtime; print layouts, counters and host overhead")
-    sub.add_parser("doctor", help="versions, backend availability, env vars, installed patches")
+    sub.add_parser("doctor", help="versions, environment, backends, installed integrations")
+    sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
+                                     "the original launcher sends (options: selfcheck --help)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from . import demo

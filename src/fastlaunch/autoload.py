@@ -135,11 +135,47 @@ def watch(names: tuple[str, ...] | None = None) -> None:
         _maybe_install(name)
 
 
+def _register_torch_log() -> None:
+    """Make ``TORCH_LOGS=fastlaunch`` (``+fastlaunch`` for debug) control our logger.
+    Runs from the entry point, before torch reads TORCH_LOGS."""
+    internal = sys.modules.get("torch._logging._internal")
+    register = getattr(internal, "register_log", None)
+    if register is not None:
+        try:
+            register("fastlaunch", "fastlaunch")
+        except Exception as err:  # an older or changed torch: logging stays ours alone
+            log.debug("fastlaunch: TORCH_LOGS registration failed: %s", err)
+
+
+def decision() -> str:
+    """The enable decision in one line (``doctor``, logs)."""
+    cfg = config.get()
+    if cfg.enabled:
+        return f"on (by {cfg.enabled_by}); backend {cfg.backend}"
+    said = [f"{name}={raw}" for name, raw, _ in cfg.parsed
+            if name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH")]
+    return "off (" + (", ".join(said) if said else "FASTLAUNCH is unset") + ")"
+
+
+def _log_decision(_module: object) -> None:
+    log.info("fastlaunch: %s", decision())
+
+
 def autoload() -> None:
     """Entry point for ``torch.backends``: arm the integrations when enabled."""
+    _register_torch_log()
     cfg = config.get()
-    if not cfg.enabled:
-        return
+    if cfg.enabled or any(name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH")
+                          for name, _, _ in cfg.parsed):
+        # torch applies TORCH_LOGS after its entry points ran: say it once Inductor loads.
+        after_import("torch._inductor.runtime.triton_heuristics", _log_decision)
+    if cfg.enabled:
+        arm()
+
+
+def arm() -> None:
+    """Install the configured integrations now or right after their modules load."""
+    cfg = config.get()
     names = ("cuda", "npu") if cfg.backend in ("auto", "fake") else (cfg.backend,)
     if "npu" in names:
         from .backends.npu import integration as npu_integration
@@ -148,8 +184,9 @@ def autoload() -> None:
         if cfg.npu_impl == "torch_npu":
             names = tuple(n for n in names if n != "npu")
             _results["npu"] = "not installed: FASTLAUNCH_NPU_IMPL=torch_npu"
-    watch(names)
-    log.info("fastlaunch: enabled by %s (backend %s)", cfg.enabled_by, cfg.backend)
+    names = tuple(n for n in names if _results.get(n) != "installed")
+    if names:
+        watch(names)
 
 
 def status() -> dict[str, str]:

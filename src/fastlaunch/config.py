@@ -51,18 +51,18 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     env = os.environ if environ is None else environ
     parsed = []
     enabled, enabled_by = False, ""
-    # FASTLAUNCH decides when set (an explicit 0 wins); torch_npu's own switch
-    # turns fast launch on only when FASTLAUNCH is absent.
+    # FASTLAUNCH decides when set to a value (an explicit 0 wins); torch_npu's
+    # own switch turns fast launch on only when FASTLAUNCH says nothing.
     for name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH"):
-        if name in env:
-            on = parse_bool(name, env[name])
-            decided = bool(enabled_by)
-            meaning = "on" if on else "off"
-            if decided:
-                meaning += f" (ignored: {enabled_by} decides)"
-            parsed.append((name, env[name], meaning))
-            if not decided:
-                enabled, enabled_by = on, name
+        if name not in env:
+            continue
+        on = parse_bool(name, env[name])
+        meaning = "on" if on else "off"
+        if enabled_by:
+            meaning += f" (ignored: {enabled_by} decides)"
+        elif env[name].strip():
+            enabled, enabled_by = on, name
+        parsed.append((name, env[name], meaning))
     backend = _parse_choice("FASTLAUNCH_BACKEND", env.get("FASTLAUNCH_BACKEND"), BACKENDS)
     strict = parse_bool("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT"))
     npu_impl = _parse_choice("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL"), NPU_IMPLS)

@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
-"""``python -m fastlaunch doctor``: what is installed, available and switched on."""
+"""``python -m fastlaunch doctor``: what is installed, available and switched on.
+
+It imports torch (when installed) so that the ``torch.backends`` entry point
+runs as in a user's program, then Inductor's modules, so each integration
+shows whether it actually installed.
+"""
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import importlib.util
+import os
 import platform
 import sys
 
-from . import __version__, autoload, backends, config
+from . import __version__, autoload, backends, config, counters
 
 
 def _version(dist: str) -> str:
@@ -29,16 +37,70 @@ def _npu_release() -> str:
     return f"{state}; {in_tree} its own in-tree fast launch"
 
 
+def _import_targets(cfg: config.Config) -> list[str]:
+    """Import torch and the modules the integrations patch, as a program would;
+    returns what could not be imported."""
+    problems = []
+    try:
+        import torch  # noqa: F401  (runs fastlaunch's torch.backends entry point)
+    except Exception as err:  # doctor reports, never fails
+        return [f"torch: {type(err).__name__}: {err}"]
+    if cfg.enabled and not autoload.status():
+        autoload.autoload()  # the entry point is not registered (source checkout)
+    if not cfg.enabled:
+        return problems
+    for name, modules in autoload.TARGETS.items():
+        root = modules[0].split(".")[0]
+        if importlib.util.find_spec(root) is None:
+            continue
+        for module in modules:
+            try:
+                importlib.import_module(module)
+            except Exception as err:
+                problems.append(f"{module}: {type(err).__name__}: {err}")
+                break
+    return problems
+
+
+def _backend_lines() -> list[str]:
+    """Backend-specific report lines a backend may offer (``launch_family_report``)."""
+    lines = []
+    for name in ("npu", "cuda"):
+        try:
+            module = importlib.import_module(f"fastlaunch.backends.{name}.backend")
+        except Exception:  # an optional backend module that does not load is reported above
+            continue
+        report = getattr(module, "launch_family_report", None)
+        if report is None:
+            continue
+        try:
+            result = report()
+        except Exception as err:
+            result = f"launch_family_report failed: {type(err).__name__}: {err}"
+        lines += [f"  {name}: {line}" for line in
+                  (result.splitlines() if isinstance(result, str) else result)]
+    return lines
+
+
 def main() -> int:
     cfg = config.get()
     print(f"fastlaunch {__version__} on Python {platform.python_version()} ({sys.platform})")
     print("\nversions")
     for dist in ("torch", "triton", "torch-npu", "triton-ascend", "numpy"):
         print(f"  {dist:<14} {_version(dist)}")
-    print("\nenvironment")
-    for name, raw, meaning in cfg.parsed:
-        print(f"  {name:<32} {raw!r:<10} -> {meaning}")
-    print(f"  enabled: {cfg.enabled} (by {cfg.enabled_by or 'nothing'}); strict: {cfg.strict}")
+    print("\nenvironment (every variable fastlaunch reads)")
+    meanings = {name: meaning for name, _, meaning in cfg.parsed}
+    for name, what in config.VARIABLES:
+        raw = os.environ.get(name)
+        value = "unset" if raw is None else repr(raw)
+        decided = f" -> {meanings[name]}" if name in meanings and raw is not None else ""
+        print(f"  {name:<30} {value}{decided}")
+        print(f"  {'':<30}   {what}")
+    state = (f"on (by {cfg.enabled_by})" if cfg.enabled
+             else "off (" + ("FASTLAUNCH=0" if "FASTLAUNCH" in os.environ else
+                             "FASTLAUNCH is unset") + ")")
+    print(f"  fastlaunch: {state}; strict: {cfg.strict}; backend: {cfg.backend}")
+    problems = _import_targets(cfg)
     print("\nbackends")
     for name in backends.NAMES:
         try:
@@ -52,6 +114,8 @@ def main() -> int:
     from .backends import torch_accessor
 
     print(f"  tensor accessor: {torch_accessor.status()}")
+    for line in _backend_lines():
+        print(line)
     print("\nintegrations")
     print(f"  torch_npu release: {_npu_release()}")
     from .backends.npu import integration as npu_integration
@@ -60,5 +124,23 @@ def main() -> int:
         print(f"  npu planned launch in use: {npu_integration.choice()}")
     status = autoload.status()
     for name in ("cuda", "npu"):
-        print(f"  {name:<5} {status.get(name, 'not armed (fastlaunch disabled)')}")
+        if not cfg.enabled:
+            default = "not armed (fastlaunch is off)"
+        else:
+            default = f"not armed (FASTLAUNCH_BACKEND={cfg.backend})"
+        line = status.get(name, default)
+        root = autoload.TARGETS[name][0].split(".")[0]
+        if line.startswith("waiting") and importlib.util.find_spec(root) is None:
+            line += f" ({root} is not installed)"
+        print(f"  {name:<5} {line}")
+    for problem in problems:
+        print(f"  import failed: {problem}")
+    sites = counters.stats(per_site=True)
+    if sites:
+        print("\ncall sites (this process)")
+        for site, counts in sites.items():
+            print(f"  {site}: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    print("\nper call site in your program: fastlaunch.stats(per_site=True)")
+    print("to prove planned launches send what the original launcher sends, on this machine:\n"
+          "  python -m fastlaunch selfcheck")
     return 0

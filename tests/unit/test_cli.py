@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
 """The README's main command and the diagnostics command run as written."""
 
+import os
 import subprocess
 import sys
+import types
+
+import pytest
+
+import fastlaunch
+from fastlaunch import __main__ as cli
+from fastlaunch import config
 
 
-def run(*args):
+def run(*args, **env):
     return subprocess.run([sys.executable, "-m", "fastlaunch", *args], capture_output=True,
-                          text=True, check=False, timeout=300)
+                          text=True, check=False, timeout=300, env={**os.environ, **env})
 
 
 def test_demo():
@@ -26,7 +34,49 @@ def test_doctor():
     result = run("doctor")
     assert result.returncode == 0, result.stderr
     assert "backends" in result.stdout and "fake  available" in result.stdout
-    assert "FASTLAUNCH_BACKEND" in result.stdout
+    for name, _ in config.VARIABLES:
+        assert name in result.stdout
+    assert "python -m fastlaunch selfcheck" in result.stdout
+    assert "fastlaunch: off (FASTLAUNCH is unset)" in result.stdout
+
+
+def test_doctor_shows_installed_integrations_when_enabled():
+    pytest.importorskip("torch", reason="doctor imports torch to show installed integrations")
+    result = run("doctor", FASTLAUNCH="1", FASTLAUNCH_BACKEND="cuda")
+    assert result.returncode == 0, result.stderr
+    assert "fastlaunch: on (by FASTLAUNCH)" in result.stdout
+    assert "  cuda  installed" in result.stdout and "not armed" not in result.stdout
+
+
+def test_doctor_prints_backend_report_lines(monkeypatch, capsys):
+    from fastlaunch import doctor
+    from fastlaunch.backends.npu import backend
+
+    monkeypatch.setattr(backend, "launch_family_report",
+                        lambda: "family: stub + rtKernelLaunch (triton-ascend 3.2.0)",
+                        raising=False)
+    assert doctor.main() == 0
+    assert "  npu: family: stub + rtKernelLaunch (triton-ascend 3.2.0)" in capsys.readouterr().out
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"fastlaunch {fastlaunch.__version__}"
+
+
+def test_selfcheck_is_dispatched_with_its_arguments(monkeypatch):
+    seen = []
+    module = types.ModuleType("fastlaunch.selfcheck")
+    module.main = lambda argv: seen.append(argv) or 3
+    monkeypatch.setitem(sys.modules, "fastlaunch.selfcheck", module)
+    assert cli.main(["selfcheck", "--backend", "npu", "-v"]) == 3
+    assert seen == [["--backend", "npu", "-v"]]
+
+
+def test_selfcheck_missing_is_reported_not_a_crash(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "fastlaunch.selfcheck", None)  # import raises ImportError
+    assert cli.main(["selfcheck"]) == 2
+    assert "selfcheck is not available" in capsys.readouterr().err
 
 
 def test_no_command_prints_help():

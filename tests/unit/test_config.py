@@ -42,3 +42,33 @@ def test_read_once_and_override():
     with config.override(strict=True) as cfg:
         assert config.get() is cfg and cfg.strict
     assert config.get() is first
+
+
+@pytest.mark.parametrize(("env", "on", "by"), [
+    ({"FASTLAUNCH": "0", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"}, False, ""),
+    ({"FASTLAUNCH": "1", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "0"}, True, "FASTLAUNCH"),
+    ({"FASTLAUNCH": "", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"}, True,
+     "TORCHINDUCTOR_NPU_FAST_LAUNCH"),
+    ({"TORCHINDUCTOR_NPU_FAST_LAUNCH": "0"}, False, ""),
+])
+def test_explicit_fastlaunch_value_wins(env, on, by):
+    cfg = config.from_environ(env)
+    assert (cfg.enabled, cfg.enabled_by) == (on, by)
+    if "FASTLAUNCH" in env and env["FASTLAUNCH"]:
+        assert dict((n, m) for n, _, m in cfg.parsed)["TORCHINDUCTOR_NPU_FAST_LAUNCH"].endswith(
+            "(ignored: FASTLAUNCH decides)")
+
+
+def test_every_variable_read_is_listed():
+    """doctor lists config.VARIABLES: every FASTLAUNCH_* name the sources read is there."""
+    import re
+    from pathlib import Path
+
+    import fastlaunch
+
+    root = Path(fastlaunch.__file__).parent
+    read = set()
+    for path in root.rglob("*.py"):
+        read |= set(re.findall(r"['\"]((?:FASTLAUNCH|TORCHINDUCTOR_NPU_FAST_LAUNCH)\w*)['\"]",
+                               path.read_text()))
+    assert read <= {name for name, _ in config.VARIABLES}, read - {n for n, _ in config.VARIABLES}

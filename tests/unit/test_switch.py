@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The run-time switch (``fastlaunch.set_enabled`` / ``fastlaunch.enabled``), logging
+policy and ``TORCH_LOGS`` naming."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+
+import fastlaunch
+from fastlaunch import _core, backends, config, fakes, routing
+from helpers import profiler
+from helpers.oracle import cc
+
+SIG = ["*fp32", "*fp32", "i32"]
+ARGS = (0x1000, 0x2000, 1000)
+META = {"kernel_name": "k", "abi": "npu", "arg_count": 3, "callsite_id": "g:0"}
+
+
+@pytest.fixture(autouse=True)
+def _runtime_switch_restored():
+    yield
+    config.set_runtime(None)
+    routing.refresh_call_slots()
+
+
+def test_switch_off_and_on_per_call(npu_fake):
+    launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128)))
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind(META, tuner)
+    bound(*ARGS, stream=7)
+    bound(*ARGS, stream=7)
+    with fastlaunch.enabled(False):
+        assert not fastlaunch.is_enabled()
+        bound(*ARGS, stream=7)
+        bound(*ARGS, stream=7)
+    assert fastlaunch.is_enabled()
+    bound(*ARGS, stream=7)
+    assert tuner.full_entries == 3 and len(npu_fake.launches) == 2
+    assert fastlaunch.stats()["fallback.disabled"] == 2
+
+
+def test_switch_rejects_non_bool():
+    with pytest.raises(TypeError, match="enabled: got 'yes', expected True, False or None"):
+        fastlaunch.set_enabled("yes")
+
+
+@pytest.fixture(scope="module")
+def cann(tmp_path_factory):
+    from helpers.fake_cann import FakeCann, build
+
+    if cc() is None:
+        pytest.skip("no C compiler to build the fake CANN")
+    return FakeCann(build("acl", tmp_path_factory.mktemp("acl")))
+
+
+def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
+    from fastlaunch.backends.npu import NpuBackend
+
+    cann.reset()
+    previous = backends.set_backend("npu", NpuBackend(libraries=[str(cann.path)],
+                                                      queue="inline"))
+    try:
+        with profiler.fake_profiler(), config.override(enabled=True, backend="npu"):
+            launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 100),
+                                                     ffts=True))
+            tuner = fakes.FakeAutotuner([launcher])
+            slot = [None]
+            bound = routing.bind(META, tuner, call_slot=slot)
+            slot[0](*ARGS, stream=0x33)
+            slot[0](*ARGS, stream=0x33)
+            assert isinstance(slot[0], _core.FastSite)
+            fastlaunch.set_enabled(False)
+            assert slot[0] is bound
+            slot[0](*ARGS, stream=0x33)
+            assert tuner.full_entries == 2 and len(cann.calls()) == 1
+            fastlaunch.set_enabled(True)
+            assert isinstance(slot[0], _core.FastSite)
+            slot[0](*ARGS, stream=0x33)
+            assert len(cann.calls()) == 2 and tuner.full_entries == 2
+    finally:
+        backends.set_backend("npu", previous)
+        fastlaunch.reset_stats()
+
+
+def run(code, **env):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, timeout=300, env={**os.environ, **env})
+
+
+def test_setting_the_level_alone_prints():
+    code = ("import logging, fastlaunch\n"
+            "logging.getLogger('fastlaunch').setLevel(logging.INFO)\n"
+            "logging.getLogger('fastlaunch.routing').info('hello from fastlaunch')\n")
+    result = run(code)
+    assert result.stderr.count("hello from fastlaunch") == 1, result.stderr
+
+
+def test_configured_logging_prints_once(caplog):
+    caplog.set_level(logging.INFO, logger="fastlaunch")
+    logging.getLogger("fastlaunch.routing").info("seen by the application's handler")
+    assert [r.getMessage() for r in caplog.records] == ["seen by the application's handler"]
+    code = ("import logging, fastlaunch\n"
+            "logging.basicConfig(level=logging.INFO)\n"
+            "logging.getLogger('fastlaunch.routing').info('once')\n")
+    assert run(code).stderr.count("once") == 1
+
+
+@pytest.mark.parametrize(("env", "said"), [
+    ({"FASTLAUNCH": "1"}, "fastlaunch: on (by FASTLAUNCH)"),
+    ({"FASTLAUNCH": "0", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"},
+     "fastlaunch: off (FASTLAUNCH=0, TORCHINDUCTOR_NPU_FAST_LAUNCH=1)"),
+])
+def test_torch_logs_shows_the_enable_decision(env, said):
+    pytest.importorskip("torch", reason="TORCH_LOGS needs torch")
+    code = "import torch\nimport torch._inductor.runtime.triton_heuristics\n"
+    result = run(code, TORCH_LOGS="fastlaunch", FASTLAUNCH_BACKEND="cuda", **env)
+    assert said in result.stderr, result.stderr
