@@ -45,7 +45,7 @@ def test_doctor_shows_installed_integrations_when_enabled():
     result = run("doctor", FASTLAUNCH="1", FASTLAUNCH_BACKEND="cuda")
     assert result.returncode == 0, result.stderr
     assert "fastlaunch: on (by FASTLAUNCH)" in result.stdout
-    assert "  cuda  installed" in result.stdout and "not armed" not in result.stdout
+    assert "  cuda  installed" in result.stdout and "fastlaunch is off" not in result.stdout
 
 
 def test_doctor_prints_backend_report_lines(monkeypatch, capsys):
