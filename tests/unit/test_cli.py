@@ -28,6 +28,26 @@ def test_demo():
     assert "@56  4B  grid_x" in out  # the reduction's npu layout, annotated field by field
     assert "fallback.negative_cache" in out and "fallback.grid_out_of_range" in out
     assert "planned: native plan, pack only" in out
+    assert "stock-shaped: run() checks + Python launcher + pack" in out
+    assert "Both rows end in the same C++ packer writing the same bytes" in out
+    # decoded values next to the little-endian bytes
+    assert "@48  4B  xnumel           i32    00100000          = 4096" in out
+    assert "@16  2B  ks0              fp16   0038              = 0.5" in out
+
+
+@pytest.mark.parametrize(("type_name", "raw", "value"), [
+    ("*fp32", bytes.fromhex("0000010000000000"), "0x10000"),
+    ("i32", (-5).to_bytes(4, "little", signed=True), "-5"),
+    ("u32", (2**32 - 1).to_bytes(4, "little"), "4294967295"),
+    ("fp16", bytes.fromhex("0038"), "0.5"),
+    ("bf16", bytes.fromhex("c03f"), "1.5"),
+    ("fp16", bytes.fromhex("0000c03f"), "1.5"),  # npu: fp16 scalars travel as fp32
+    ("fp64", bytes.fromhex("000000000000f83f"), "1.5"),
+])
+def test_demo_decodes_fields(type_name, raw, value):
+    from fastlaunch.demo import decode
+
+    assert decode(type_name, raw) == value
 
 
 def test_doctor():
