@@ -49,7 +49,7 @@ def _import_targets(cfg: config.Config) -> list[str]:
         autoload.autoload()  # the entry point is not registered (source checkout)
     if not cfg.enabled:
         return problems
-    for name, modules in autoload.TARGETS.items():
+    for modules in autoload.TARGETS.values():
         root = modules[0].split(".")[0]
         if importlib.util.find_spec(root) is None:
             continue

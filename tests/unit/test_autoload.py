@@ -101,7 +101,7 @@ def test_watch_armed_while_a_target_executes_retries(fake_integration, tmp_path,
         fake_integration.append(Codegen.__name__)
 
     monkeypatch.setattr(integration, "install", install)
-    import flfake.wrapper  # noqa: F401
+    import flfake.wrapper
 
     assert fake_integration == [] and "waiting" in autoload.status()["flfake"]
     import flfake.later  # noqa: F401

@@ -81,7 +81,8 @@ def test_doctor_prints_backend_report_lines(monkeypatch, capsys):
 
 def test_version():
     result = run("--version")
-    assert result.returncode == 0 and result.stdout.strip() == f"fastlaunch {fastlaunch.__version__}"
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"fastlaunch {fastlaunch.__version__}"
 
 
 def test_selfcheck_is_dispatched_with_its_arguments(monkeypatch):
