@@ -161,10 +161,22 @@ def _log_decision(_module: object) -> None:
     log.info("fastlaunch: %s", decision())
 
 
+def _in_tree_off(module: object) -> None:
+    if getattr(module, "enable_fast_launch", False):
+        module.enable_fast_launch = False  # type: ignore[attr-defined]
+        log.info("fastlaunch: FASTLAUNCH=0 turned torch_npu's in-tree fast launch off "
+                 "(TORCHINDUCTOR_NPU_FAST_LAUNCH=1 is overridden)")
+
+
 def autoload() -> None:
     """Entry point for ``torch.backends``: arm the integrations when enabled."""
     _register_torch_log()
     cfg = config.get()
+    if not cfg.enabled and any(name == "TORCHINDUCTOR_NPU_FAST_LAUNCH" and meaning.startswith("on")
+                               for name, _, meaning in cfg.parsed):
+        # An explicit FASTLAUNCH=0 wins: torch_npu's own copy, which reads
+        # TORCHINDUCTOR_NPU_FAST_LAUNCH itself, stays off too.
+        after_import("torch_npu._inductor.config", _in_tree_off)
     if cfg.enabled or any(name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH")
                           for name, _, _ in cfg.parsed):
         # torch applies TORCH_LOGS after its entry points ran: say it once Inductor loads.

@@ -162,3 +162,23 @@ def test_autoload_does_nothing_when_disabled(monkeypatch):
     with config.override(enabled=True, backend="cuda"):
         autoload.autoload()
     assert calls == [("cuda",)]
+
+
+def test_explicit_off_also_turns_torch_npu_in_tree_fast_launch_off(tmp_path):
+    """FASTLAUNCH=0 wins over TORCHINDUCTOR_NPU_FAST_LAUNCH=1, which torch_npu reads itself."""
+    config_dir = tmp_path / "torch_npu" / "_inductor"
+    config_dir.mkdir(parents=True)
+    (tmp_path / "torch_npu" / "__init__.py").write_text("")
+    (config_dir / "__init__.py").write_text("")
+    (config_dir / "config.py").write_text(
+        "import os\nenable_fast_launch = os.environ.get('TORCHINDUCTOR_NPU_FAST_LAUNCH') == '1'\n")
+    code = ("from fastlaunch import autoload\n"
+            "autoload.autoload()\n"
+            "import torch_npu._inductor.config as c\n"
+            "print(c.enable_fast_launch)\n")
+    for fastlaunch_value, expected in (("0", "False"), ("", "True")):
+        env = {**os.environ, "PYTHONPATH": str(tmp_path), "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1",
+               "FASTLAUNCH": fastlaunch_value, "FASTLAUNCH_NPU_IMPL": "torch_npu"}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, check=True)
+        assert out.stdout.strip() == expected, (fastlaunch_value, out.stderr)
