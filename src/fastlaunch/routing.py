@@ -176,6 +176,7 @@ class BoundLaunch:
         # A cheap per-call test; when true, the probes decide (e.g. "is any
         # dispatch mode active" before "is a DebugMode active").
         self._maybe_full = maybe_full if probes else _never
+        config.get()  # reads the environment (and so the switch) if nothing did yet
         self._static_reason = static_full_entry_reason(autotuner, static_reasons, stock_runs)
         # Called right before fastlaunch calls an original launcher itself
         # (negative cache, launch hooks), for what ``run`` sets up per call

@@ -120,3 +120,18 @@ def test_torch_logs_shows_the_enable_decision(env, said):
     code = "import torch\nimport torch._inductor.runtime.triton_heuristics\n"
     result = run(code, TORCH_LOGS="fastlaunch", FASTLAUNCH_BACKEND="cuda", **env)
     assert said in result.stderr, result.stderr
+
+
+def test_environment_alone_enables_a_fresh_process():
+    """No config call before the first bind (no torch entry point ran): the switch is read."""
+    code = ("import fastlaunch\n"
+            "from fastlaunch import fakes, routing\n"
+            "launcher = fakes.FakeLauncher(fakes.spec('k', ['*fp32', '*fp32', 'i32'],\n"
+            "                              grid=fakes.ceil_grid(2, 128)))\n"
+            "bound = routing.bind({'kernel_name': 'k', 'abi': 'npu'},\n"
+            "                     fakes.FakeAutotuner([launcher]))\n"
+            "for _ in range(3):\n"
+            "    bound(1, 2, 1000, stream=7)\n"
+            "print(fastlaunch.stats())\n")
+    result = run(code, FASTLAUNCH="1", FASTLAUNCH_BACKEND="fake")
+    assert "'fast': 2" in result.stdout, result.stderr
