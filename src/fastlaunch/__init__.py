@@ -67,12 +67,11 @@ def set_enabled(on: bool | None) -> bool | None:
     so graphs compiled before stay unchanged). ``None`` returns to the
     environment's choice. Returns the previous run-time setting.
     """
-    from . import autoload, config, routing
+    from . import autoload, config, routing  # noqa: F401  (routing follows the switch)
 
     previous = config.set_runtime(on)
     if on:
         autoload.arm()
-    routing.refresh_call_slots()
     return previous
 
 

@@ -98,16 +98,22 @@ _current: Config | None = None
 
 class _Switch:
     """Whether call sites may launch planned, read per call by the router:
-    the configuration's ``enabled`` unless ``set_runtime`` decided otherwise."""
+    the configuration's ``enabled`` unless ``set_runtime`` decided otherwise.
+    ``listeners`` run when it flips (the router swaps FastSites in or out)."""
 
-    __slots__ = ("on", "runtime")
+    __slots__ = ("listeners", "on", "runtime")
 
     def __init__(self) -> None:
         self.on = False
         self.runtime: bool | None = None
+        self.listeners: list = []
 
     def refresh(self) -> None:
+        was = self.on
         self.on = get().enabled if self.runtime is None else self.runtime
+        if self.on != was:
+            for listener in self.listeners:
+                listener()
 
 
 switch = _Switch()

@@ -410,6 +410,9 @@ def refresh_call_slots() -> None:
             router._fill_slot()
 
 
+_switch.listeners.append(refresh_call_slots)
+
+
 # Per-ABI extra bind options (probes, static reasons), set by integrations.
 _bind_options: dict[str, Callable[[Any], dict]] = {}
 

@@ -25,7 +25,6 @@ META = {"kernel_name": "k", "abi": "npu", "arg_count": 3, "callsite_id": "g:0"}
 def _runtime_switch_restored():
     yield
     config.set_runtime(None)
-    routing.refresh_call_slots()
 
 
 def test_switch_off_and_on_per_call(npu_fake):
@@ -82,6 +81,11 @@ def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
             assert isinstance(slot[0], _core.FastSite)
             slot[0](*ARGS, stream=0x33)
             assert len(cann.calls()) == 2 and tuner.full_entries == 2
+            fastlaunch.set_enabled(None)  # back to the environment's choice (on)
+            assert isinstance(slot[0], _core.FastSite)
+            with config.override(enabled=False):  # the environment's switch, as in tests
+                assert slot[0] is bound
+            assert isinstance(slot[0], _core.FastSite)
     finally:
         backends.set_backend("npu", previous)
         fastlaunch.reset_stats()
