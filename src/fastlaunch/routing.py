@@ -117,8 +117,8 @@ class PlannedLaunch:
             grid = self.grid(*args, *self.fixed)
         except Exception as err:  # the original launcher would evaluate it again
             raise CallRefused("grid_resolver_error", detail=f"{type(err).__name__}: {err}") from err
-        if len(grid) != 3:
-            raise CallRefused("grid_rank", detail=f"grid: got {len(grid)} values, expected 3")
+        if not isinstance(grid, (tuple, list)) or len(grid) != 3:
+            raise CallRefused("grid_rank", detail=f"grid: got {grid!r}, expected 3 ints")
         return grid
 
     def __call__(self, args: tuple, stream: object) -> None:

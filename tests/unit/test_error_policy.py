@@ -282,3 +282,15 @@ def test_fast_site_error_after_its_plan_was_dropped(npu):
     stale(0x1000, 2.5, 1000, stream=0x33)
     assert len(npu.calls()) + len(launcher.calls) == before + 1
     assert fastlaunch.stats()["fallback.bad_argument"] == 1
+
+
+@pytest.mark.parametrize("bad", [7, (1, 1), None])
+def test_grid_of_the_wrong_shape_takes_the_original_path(runtime, bad):
+    """Through the router's checked path (a FastSite falls back to it)."""
+    launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=lambda *a: bad))
+    tuner = fakes.FakeAutotuner([launcher])
+    bound = routing.bind(META, tuner)
+    call(bound, runtime, launcher)
+    direct = routing.make_planned_launch(runtime, launcher, tuner, META, ARGS)
+    with pytest.raises(CallRefused, match="grid_rank"):
+        direct(ARGS, 7)
