@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The torch_npu task-queue submitter, built on first use.
 
-``queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` (and its workspace
-allocator), so it is compiled
-against the installed torch and torch_npu (cached by torch's extension
-builder under ``TORCH_EXTENSIONS_DIR``) rather than when fastlaunch is built.
+``queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` and workspace
+allocator, so it is compiled against the installed torch and torch_npu
+(cached by torch's extension builder under ``TORCH_EXTENSIONS_DIR``) rather
+than when fastlaunch is built.
 """
 
 from __future__ import annotations
