@@ -32,6 +32,7 @@ import subprocess
 import sys
 import sysconfig
 import types
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,10 @@ def _exec_module(name: str, path: Path) -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    with warnings.catch_warnings():  # its regex escapes warn on newer Pythons
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore", SyntaxWarning)
+        spec.loader.exec_module(module)
     return module
 
 
@@ -499,7 +503,7 @@ def observe(events: Sequence[Event], padding: Sequence[bytes] = ()) -> dict[str,
     for i, e in enumerate(x for x in events if x.api in LAUNCH_APIS):
         data = e.data
         if i < len(padding):
-            data = bytes(0 if m else b for b, m in zip(data, padding[i], strict=False))
+            data = bytes(0 if m else b for b, m in zip(data, padding[i]))
         launches.append({"api": e.api, "handle": e.handle, "block_dim": e.block_dim,
                          "stream": e.stream, "size": len(e.data), "args": data.hex(),
                          "attr": (e.attr_id, e.attr_value, e.flags), "extra": e.value2})
@@ -523,8 +527,138 @@ def differences(ref: Mapping[str, Any], got: Mapping[str, Any]) -> list[str]:
     for key in ref:
         a, b = ref[key], got.get(key)
         if key == "launches" and len(a) == len(b):
-            for i, (la, lb) in enumerate(zip(a, b, strict=True)):
+            for i, (la, lb) in enumerate(zip(a, b)):
                 out += [f"launch {i} {k}: {la[k]!r} != {lb[k]!r}" for k in la if la[k] != lb[k]]
         elif a != b:
             out.append(f"{key}: {a!r} != {b!r}")
     return out
+
+
+# ---------------------------------------------------------------- both sides
+
+
+class FakeTensor:
+    """What the launcher reads from a tensor argument: its address, and its
+    shape when msprof's level-1 switch asks for tensor info."""
+
+    def __init__(self, address: int, shape: Sequence[int] = (4,)) -> None:
+        self.address = address
+        self.shape = tuple(shape)
+
+    def data_ptr(self) -> int:
+        return self.address
+
+    def size(self) -> tuple[int, ...]:
+        return self.shape
+
+    def __repr__(self) -> str:
+        return f"FakeTensor({self.address:#x}, {self.shape})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """One launch of one case: the launcher's Python inputs."""
+
+    case: Case
+    args: tuple
+    grid: tuple[int, int, int] = (1, 1, 1)
+    stream: int = 0x5151
+    handle: int = 0xBEEF00
+    profiling: int = 0  # 0 off, 1 msprof L0, 2 L0 + L1
+
+
+@dataclasses.dataclass
+class Outcome:
+    observed: dict[str, Any]
+    error: BaseException | None
+
+
+class Differential:
+    """Runs calls through the reference launcher and through fastlaunch's NPU
+    backend on one recorder."""
+
+    def __init__(self, recorder: Recorder, generators: Mapping[str, Generator],
+                 directory: Path | None = None) -> None:
+        self.recorder = recorder
+        self.generators = dict(generators)  # family name ("rt", "acl") -> generator
+        self.directory = directory
+
+    def build(self, family: str, cases: Sequence[Case]) -> list[Any]:
+        gen = self.generators[family]
+        return build_launchers(gen, [gen.render(c) for c in cases], self.recorder.path,
+                               self.directory)
+
+    def _profiling(self, level: int) -> None:
+        self.recorder.profiling(level > 0, level1=level > 1)
+
+    def reference(self, family: str, launch: Any, call: Call) -> Outcome:
+        """The original launcher's calls; padding bytes (what two runs over
+        differently filled stacks disagree on) are masked out."""
+        gen = self.generators[family]
+        runs = []
+        for fill in (0x00, 0xFF):
+            self.recorder.reset()
+            self._profiling(call.profiling)
+            error = None
+            self.recorder.lib.rec_poison_stack(fill)
+            try:
+                launch(*call.grid, call.stream, call.handle, gen.packed_metadata(call.case),
+                       None, None, None, *call.args)
+            except Exception as err:  # the original's own refusal, compared below
+                error = err
+            runs.append((self.recorder.events(), error))
+        self._profiling(0)
+        (first, error), (second, _) = runs
+        masks = [bytes(int(x != y) for x, y in zip(a.data, b.data))
+                 for a, b in zip([e for e in first if e.api in LAUNCH_APIS],
+                                 [e for e in second if e.api in LAUNCH_APIS])]
+        return Outcome(observe(first, masks), error)
+
+    def spec(self, family: str, call: Call) -> Any:
+        """fastlaunch's KernelSpec for the case, from production code."""
+        from ..backends.base import KernelSpec
+        from ..backends.npu import family as families
+        from ..backends.npu import kernel_meta
+
+        gen = self.generators[family]
+        case = call.case
+        detection = families.detect(gen.read)
+        if detection.family is None:
+            msg = f"fastlaunch cannot tell the launch family: {detection.reason} {detection.detail}"
+            raise RuntimeError(msg)
+        with environment(case.env()):
+            ffts = gen.driver.is_ffts_supported(gen.driver.get_ascend_arch_from_env()) \
+                and not gen.driver.force_disable_ffts()
+            meta = kernel_meta.describe(dict(enumerate(case.signature)), dict(case.constants),
+                                        case.metadata(), handle=call.handle,
+                                        kernel_name=case.name, family=detection.family,
+                                        ffts=ffts, packed_metadata=gen.packed_metadata(case),
+                                        env=case.env())
+        return KernelSpec(name=meta.name, handle=meta.handle, signature=meta.signature,
+                          names=meta.names, positions=meta.indices, grid=None,
+                          options=meta.options)
+
+    def fastlaunch(self, family: str, call: Call) -> Outcome:
+        from ..backends.npu.backend import NpuBackend
+
+        rec = self.recorder
+        rec.reset()
+        self._profiling(call.profiling)
+        error = None
+        with environment(call.case.env()):
+            try:
+                backend = NpuBackend(
+                    libraries=[str(rec.path)], queue="inline",
+                    workspace=lambda size: (rec.alloc(KIND_WORKSPACE, size), None),
+                    locks=lambda count, _init: (rec.alloc(KIND_LOCK, 8 * count), None))
+                if call.case.taskqueue:
+                    backend._submit = rec.submit_capsule()  # torch_npu's queue, recorded
+                    backend.queue = "auto"
+                plan = backend.make_plan(self.spec(family, call),
+                                         input_count=len(call.args), fixed_args=())
+                backend.launch(plan, call.stream, call.grid, call.args)
+            except Exception as err:
+                error = err
+        events = rec.events()
+        self._profiling(0)
+        return Outcome(observe(events), error)
