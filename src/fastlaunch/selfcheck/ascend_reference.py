@@ -26,6 +26,7 @@ import dataclasses
 import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -178,6 +179,8 @@ _ACL_LOADER = [
     ("rtRet = rtFunctionRegister(devbinHandle, func_stub_handle, stubName.c_str(),\n"
      "                             (void *)name, 0);",
      "rtRet = aclrtBinaryGetFunction(devbinHandle, name, &func_stub_handle);"),
+    ('printf("rtDevBinaryRegister failed', 'printf("aclrtBinaryLoadFromData failed'),
+    ('printf("rtFunctionRegister failed', 'printf("aclrtBinaryGetFunction failed'),
 ]
 
 
@@ -333,31 +336,65 @@ def _run(cmd: list[str]) -> None:
         raise RuntimeError(msg)
 
 
+_STRUCT = re.compile(r"struct __attribute__\(\(packed\)\) \{(.*?)\} args = \{", re.S)
+_FIELD = re.compile(r"(\w+)\s+__attribute__\(\(aligned\(\d+\)\)\);")
+
+
+def _padding_mask(i: int, source: str) -> str:
+    """C++ returning the launch struct's padding (1) and field (0) bytes,
+    from the generated struct itself as the compiler lays it out."""
+    found = _STRUCT.findall(source)
+    if len(found) != 1:
+        msg = f"case {i}: expected one packed launch struct, found {len(found)}"
+        raise RuntimeError(msg)
+    fields = "".join(f"  memset(m + offsetof(FlArgs, {name}), 0, sizeof(((FlArgs*)0)->{name}));\n"
+                     for name in _FIELD.findall(found[0]))
+    return (f"struct __attribute__((packed)) FlArgs {{{found[0]}}};\n"
+            f"static PyObject* fl_padding() {{\n  unsigned char m[sizeof(FlArgs)];\n"
+            f"  memset(m, 1, sizeof m);\n{fields}"
+            f"  return PyBytes_FromStringAndSize((const char*)m, sizeof m);\n}}")
+
+
 def _batch_source(header: str, sources: Sequence[str], module: str) -> str:
     """Many rendered launchers in one translation unit: each in its own
     namespace, with the few names they give C linkage renamed apart."""
-    parts = ["#include \"precompiled.h\""]
+    parts = ["#include \"precompiled.h\"", "#include <cstddef>"]
     renamed = ("ProfCtrlHandle", "__MsprofFlagL0", "__MsprofFlagL1", "PyInit___triton_launcher")
     for i, source in enumerate(sources):
         parts += [f"#define {name} fl_{i}_{name.strip('_')}" for name in renamed]
-        parts += [f"namespace fl_case_{i} {{", source, "}"]
+        parts += [f"namespace fl_case_{i} {{", source, _padding_mask(i, source), "}"]
         parts += [f"#undef {name}" for name in renamed]
     inits = "\n".join(
         f"  sub = fl_case_{i}::fl_{i}_PyInit___triton_launcher();\n"
-        f"  if (sub == NULL || PyList_Append(cases, sub) != 0) return NULL;\n  Py_DECREF(sub);"
+        f"  if (sub == NULL || PyList_Append(cases, sub) != 0) return NULL;\n  Py_DECREF(sub);\n"
+        f"  sub = fl_case_{i}::fl_padding();\n"
+        f"  if (sub == NULL || PyList_Append(masks, sub) != 0) return NULL;\n  Py_DECREF(sub);"
         for i in range(len(sources)))
     parts.append(f"""
 static struct PyModuleDef fl_batch_def = {{PyModuleDef_HEAD_INIT, "{module}", NULL, -1, NULL}};
 extern "C" PyMODINIT_FUNC PyInit_{module}(void) {{
   PyObject* m = PyModule_Create(&fl_batch_def);
   PyObject* cases = PyList_New(0);
+  PyObject* masks = PyList_New(0);
   PyObject* sub = NULL;
-  if (m == NULL || cases == NULL) return NULL;
+  if (m == NULL || cases == NULL || masks == NULL) return NULL;
 {inits}
   if (PyModule_AddObject(m, "cases", cases) != 0) return NULL;
+  if (PyModule_AddObject(m, "padding", masks) != 0) return NULL;
   return m;
 }}""")
     return "\n".join(parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class Launcher:
+    """A built reference launcher: its ``launch`` and its struct's padding mask."""
+
+    launch: Any
+    padding: bytes
+
+    def __call__(self, *args: Any) -> Any:
+        return self.launch(*args)
 
 
 def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
@@ -386,7 +423,7 @@ def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
     spec = importlib.util.spec_from_file_location(module, out)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
-    return [case.launch for case in loaded.cases]
+    return [Launcher(case.launch, mask) for case, mask in zip(loaded.cases, loaded.padding)]
 
 
 # ---------------------------------------------------------------- recorder
@@ -498,11 +535,12 @@ def _profile_record(event: Event) -> tuple:
 
 def observe(events: Sequence[Event], padding: Sequence[bytes] = ()) -> dict[str, Any]:
     """What the device and the profiler would have been told, in order per
-    kind. ``padding``: per launch, a mask of bytes to ignore (1 = ignore)."""
+    kind (allocations by kind and size: fastlaunch's allocators take no
+    stream). ``padding``: per launch, the bytes to ignore (1 = ignore)."""
     launches, padding = [], list(padding)
     for i, e in enumerate(x for x in events if x.api in LAUNCH_APIS):
         data = e.data
-        if i < len(padding):
+        if i < len(padding) and len(padding[i]) == len(data):
             data = bytes(0 if m else b for b, m in zip(data, padding[i]))
         launches.append({"api": e.api, "handle": e.handle, "block_dim": e.block_dim,
                          "stream": e.stream, "size": len(e.data), "args": data.hex(),
@@ -510,7 +548,7 @@ def observe(events: Sequence[Event], padding: Sequence[bytes] = ()) -> dict[str,
     return {
         "launches": launches,
         "tasks": [e.name for e in events if e.api == "task"],
-        "allocs": [(e.flags, e.value, e.stream) for e in events if e.api == "alloc"],
+        "allocs": [(e.flags, e.value) for e in events if e.api == "alloc"],
         "copies": [(e.api, e.handle, e.value, e.value2, e.flags, e.data.hex())
                    for e in events if e.api in ("rtMemcpy", "aclrtMemcpy")],
         "syncs": [(e.api, e.stream) for e in events
@@ -591,28 +629,20 @@ class Differential:
     def _profiling(self, level: int) -> None:
         self.recorder.profiling(level > 0, level1=level > 1)
 
-    def reference(self, family: str, launch: Any, call: Call) -> Outcome:
-        """The original launcher's calls; padding bytes (what two runs over
-        differently filled stacks disagree on) are masked out."""
+    def reference(self, family: str, launch: Launcher, call: Call) -> Outcome:
+        """The original launcher's calls, its struct's padding bytes masked."""
         gen = self.generators[family]
-        runs = []
-        for fill in (0x00, 0xFF):
-            self.recorder.reset()
-            self._profiling(call.profiling)
-            error = None
-            self.recorder.lib.rec_poison_stack(fill)
-            try:
-                launch(*call.grid, call.stream, call.handle, gen.packed_metadata(call.case),
-                       None, None, None, *call.args)
-            except Exception as err:  # the original's own refusal, compared below
-                error = err
-            runs.append((self.recorder.events(), error))
+        self.recorder.reset()
+        self._profiling(call.profiling)
+        error = None
+        try:
+            launch(*call.grid, call.stream, call.handle, gen.packed_metadata(call.case),
+                   None, None, None, *call.args)
+        except Exception as err:  # the original's own refusal, compared by the caller
+            error = err
+        events = self.recorder.events()
         self._profiling(0)
-        (first, error), (second, _) = runs
-        masks = [bytes(int(x != y) for x, y in zip(a.data, b.data))
-                 for a, b in zip([e for e in first if e.api in LAUNCH_APIS],
-                                 [e for e in second if e.api in LAUNCH_APIS])]
-        return Outcome(observe(first, masks), error)
+        return Outcome(observe(events, [launch.padding]), error)
 
     def spec(self, family: str, call: Call) -> Any:
         """fastlaunch's KernelSpec for the case, from production code."""

@@ -295,14 +295,6 @@ EXPORT void rec_set_ffts_addr(uint64_t addr) { ffts_addr = addr; }
 EXPORT void rec_set_deferred(int on) { deferred = on; }
 EXPORT size_t rec_event_size(void) { return sizeof(RecEvent); }
 
-// Fills the stack below the caller with `byte`: a launch struct's padding
-// then holds whatever was there, so two runs with different fills tell the
-// bytes the launcher wrote from those it left alone.
-EXPORT void rec_poison_stack(int byte) {
-  volatile unsigned char buf[1 << 17];
-  memset((void*)buf, byte, sizeof buf);
-  __asm__ volatile("" : : "r"(buf) : "memory");
-}
 
 // Clears the log and the fault settings; pending tasks run first so none leak.
 EXPORT void rec_reset(void) {
