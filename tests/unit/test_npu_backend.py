@@ -217,8 +217,9 @@ def test_missing_metadata_fields_read_as_the_generator():
 
 
 def test_unrenderable_types_are_refused_like_the_generator():
-    with pytest.raises(kernel_meta.KernelMetaError, match="u8"):
-        meta({0: "*fp32", 1: "u8"})
+    for ty in ("u8", "i8", "i16", "u1", "u16"):
+        with pytest.raises(kernel_meta.KernelMetaError, match=ty):
+            meta({0: "*fp32", 1: ty})
 
 
 # ---------------------------------------------------------------- family detection

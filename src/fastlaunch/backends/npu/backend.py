@@ -12,6 +12,7 @@ inline then synchronised when the kernel's launcher was generated with
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.util
 from collections.abc import Callable, Sequence
@@ -24,6 +25,8 @@ from . import family as families
 
 # (bytes) -> (address, keep-alive)
 Allocator = Callable[[int], tuple[int, object]]
+# (lock count, initial value) -> (address, keep-alive)
+LockAllocator = Callable[[int, int], tuple[int, object]]
 
 #: c10::DeviceType::PrivateUse1, the device type of NPU tensors.
 PRIVATE_USE1 = 20
@@ -43,6 +46,45 @@ def torch_workspace(size: int) -> tuple[int, object]:
     return tensor.data_ptr(), tensor
 
 
+class _CallbackAllocator:
+    """A "fastlaunch.npu_workspace" capsule over a Python LockAllocator, for
+    runs without torch_npu (tests, the differential harness). ctypes takes
+    the GIL when the task calls it, from whichever thread runs the task."""
+
+    _ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                              ctypes.POINTER(ctypes.c_void_p))
+    _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+    class _Table(ctypes.Structure):
+        _fields_ = [("alloc", ctypes.c_void_p), ("release", ctypes.c_void_p)]
+
+    def __init__(self, locks: LockAllocator, init: int) -> None:
+        self.locks = locks
+        self.init = init
+        self.owners: dict[int, object] = {}
+        self._alloc = self._ALLOC(self._on_alloc)
+        self._release = self._RELEASE(self._on_release)
+        self._table = self._Table(ctypes.cast(self._alloc, ctypes.c_void_p).value,
+                                  ctypes.cast(self._release, ctypes.c_void_p).value)
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        self.capsule = new(ctypes.addressof(self._table), b"fastlaunch.npu_workspace", None)
+
+    def _on_alloc(self, size, _stream, owner):
+        try:
+            address, keep = self.locks(size // 8, self.init)
+        except Exception:  # the task reports a failed allocation, as the original
+            return None
+        key = id(keep) if keep is not None else address
+        self.owners[key] = keep
+        owner[0] = key
+        return address
+
+    def _on_release(self, key):
+        self.owners.pop(key, None)
+
+
 @functools.cache
 def _plan_takes_device() -> bool:
     """Whether this ``_core.Plan`` checks tensors against an expected device."""
@@ -55,11 +97,13 @@ class NpuBackend(Backend):
 
     def __init__(self, libraries: Sequence[str] | None = None, queue: str = "auto",
                  workspace: Allocator = torch_workspace, allocator: object = None,
-                 family: str | None = None) -> None:
+                 locks: LockAllocator | None = None, family: str | None = None) -> None:
         """``queue``: "auto" submits through torch_npu's task queue (needs torch_npu),
         "inline" calls the runtime directly (tests). ``allocator``: the
         "fastlaunch.npu_workspace" capsule for sync-block locks (default:
-        torch_npu's, with the task queue). ``family``: the launch family for
+        torch_npu's, with the task queue); ``locks``, a Python stand-in for it
+        (tests), called as ``locks(count, init)`` inside the task; the backend
+        still copies the initial values. ``family``: the launch family for
         specs that carry none (tests, benchmarks); normally the installed
         triton-ascend's, set by the integration."""
         if queue not in ("auto", "inline"):
@@ -73,8 +117,10 @@ class NpuBackend(Backend):
         self.workspace = workspace
         self.family = family
         self._allocator = allocator
+        self.locks = locks
         self._runtime: _core.NpuRuntime | None = None
         self._submit: object = None
+        self._keep: list = []  # callback allocators live as long as the backend
 
     @property
     def runtime(self) -> _core.NpuRuntime:
@@ -104,7 +150,11 @@ class NpuBackend(Backend):
             self._submit = queue.submit_capsule()
         return self._submit
 
-    def _lock_allocator(self) -> object:
+    def _lock_allocator(self, init: int) -> object:
+        if self.locks is not None:
+            wrapper = _CallbackAllocator(self.locks, init)
+            self._keep.append(wrapper)
+            return wrapper.capsule
         if self._allocator is None and self.queue == "auto":
             from . import queue
 
@@ -139,6 +189,7 @@ class NpuBackend(Backend):
         if self.queue == "auto":  # running under torch_npu (tests use plain objects)
             torch_accessor.ensure()
         lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
+        lock_init = int(opts.get("lock_init_value", 0) or 0)
         device = {"expected_device": (PRIVATE_USE1, spec.device)} if _plan_takes_device() else {}
         try:
             ffts = bool(opts.get("ffts"))
@@ -153,8 +204,8 @@ class NpuBackend(Backend):
                 plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
                 local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),
                 taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
-                lock_init=int(opts.get("lock_init_value", 0) or 0),
-                allocator=self._lock_allocator() if lock_num else None)
+                lock_init=lock_init,
+                allocator=self._lock_allocator(lock_init) if lock_num else None)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
