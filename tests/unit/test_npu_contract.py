@@ -19,10 +19,26 @@ from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The support matrix of docs/npu_fast_launch.md: releases that pass the
+# contract, and those refused (their Inductor backend has another layout:
+# NPUWrapperCodeGen and npu_triton_heuristics.py).
+PASSING = tuple(sorted({*SUPPORTED_TORCH_NPU, "2.10.0.post7", "2.13.0", "2.14.0"}))
+REFUSED = ("2.11.0.post3", "2.12.0.post3")
 
-@pytest.fixture(scope="module", params=SUPPORTED_TORCH_NPU)
+
+@pytest.fixture(scope="module", params=PASSING)
 def release(request):
     return WheelSource(fetch(request.param))
+
+
+@pytest.mark.parametrize("version", REFUSED)
+def test_refused_releases_name_what_is_missing(version):
+    problems = contract.check(WheelSource(fetch(version)).read)
+    assert problems == [
+        f"{contract.WRAPPER}: class NPUPythonWrapperCodeGen missing",
+        f"{contract.WRAPPER}: NPUPythonWrapperCodeGen.generate_kernel_call missing",
+        f"{contract.HEURISTICS}: missing",
+    ]
 
 
 def test_release_satisfies_the_integration_contract(release):
@@ -78,7 +94,11 @@ static m::AclLaunchWithHostArgs launch = nullptr;
 using Declared = decltype(&aclrtLaunchKernelWithHostArgs);
 static_assert(sizeof(Declared) == sizeof(launch), "launch");
 static m::AclGetHardwareSyncAddr sync_addr = &aclrtGetHardwareSyncAddr;
-int main() { return sync_addr == nullptr; }
+static m::StreamSynchronize stream_sync = &aclrtSynchronizeStream;
+static m::GetDevice get_device = &aclrtGetDevice;
+static_assert(static_cast<int>(ACL_MEMCPY_HOST_TO_DEVICE) == m::kMemcpyHostToDevice, "H2D");
+static_assert(sizeof(aclrtMemcpyKind) == sizeof(int), "memcpy kind");
+int main() { return sync_addr == nullptr || stream_sync == nullptr || get_device == nullptr; }
 """)
     result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only", f"-I{inc}",
                              f"-I{ROOT / 'csrc'}", str(check)], capture_output=True, text=True)

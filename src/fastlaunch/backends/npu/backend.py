@@ -18,7 +18,7 @@ import importlib.util
 from collections.abc import Callable, Sequence
 
 from ... import _core, config
-from ...errors import FastLaunchError, PlanUnavailable
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
 from . import family as families
@@ -233,6 +233,11 @@ class NpuBackend(Backend):
         return self.workspace(plan.workspace_size * blocks)
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
+        if _core.npu_msprof_collecting():
+            # The router's probe already sends such calls to the original
+            # launcher, which reports them to msprof; a direct call is refused.
+            raise CallRefused("msprof", detail="msprof is collecting; the original launcher "
+                                               "reports this launch")
         try:
             if plan.workspace_size:
                 plan.plan.check_grid(*grid)  # refuse before allocating
