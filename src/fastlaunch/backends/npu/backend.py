@@ -30,6 +30,8 @@ LockAllocator = Callable[[int, int], tuple[int, object]]
 
 #: c10::DeviceType::PrivateUse1, the device type of NPU tensors.
 PRIVATE_USE1 = 20
+#: CANN's profiling library: MsprofRegisterCallback, as the generated launchers use it.
+MSPROF = "libmsprofiler.so"
 
 
 def torch_workspace(size: int) -> tuple[int, object]:
@@ -124,8 +126,11 @@ class NpuBackend(Backend):
 
     @property
     def runtime(self) -> _core.NpuRuntime:
+        """CANN's entry points. libmsprofiler is loaded too (when present) for
+        the msprof switch, which creating the runtime registers for."""
         if self._runtime is None:
-            self._runtime = _core.NpuRuntime(list(self.libraries))
+            extra = [] if any("msprofiler" in lib for lib in self.libraries) else [MSPROF]
+            self._runtime = _core.NpuRuntime([*self.libraries, *extra])
         return self._runtime
 
     def available(self) -> tuple[bool, str]:
