@@ -251,6 +251,9 @@ def test_detection_reads_loader_and_launcher():
     found = family.detect(_reader(both))
     assert found.reason == "launch_family_ambiguous" and "TRITON_CANN_910" in found.detail
     assert family.detect(_reader({})).reason == "launch_family_unknown"
+    helper_launch = {family.DRIVER: "lib.triton_launch_kernel(name, func, stream)",
+                     family.LOADER: acl[family.LOADER] + "aclrtLaunchKernelWithHostArgs(f, n"}
+    assert family.detect(_reader(helper_launch)).family.name == "acl"
 
 
 # ---------------------------------------------------------------- FFTS, stream, locks
