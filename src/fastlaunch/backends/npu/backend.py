@@ -122,7 +122,6 @@ class NpuBackend(Backend):
         self.locks = locks
         self._runtime: _core.NpuRuntime | None = None
         self._submit: object = None
-        self._keep: list = []  # callback allocators live as long as the backend
 
     @property
     def runtime(self) -> _core.NpuRuntime:
@@ -155,16 +154,16 @@ class NpuBackend(Backend):
             self._submit = queue.submit_capsule()
         return self._submit
 
-    def _lock_allocator(self, init: int) -> object:
+    def _lock_allocator(self, init: int) -> tuple[object, object]:
+        """(capsule, what must outlive the launcher that holds it)."""
         if self.locks is not None:
             wrapper = _CallbackAllocator(self.locks, init)
-            self._keep.append(wrapper)
-            return wrapper.capsule
+            return wrapper.capsule, wrapper
         if self._allocator is None and self.queue == "auto":
             from . import queue
 
             self._allocator = queue.allocator_capsule()
-        return self._allocator
+        return self._allocator, None
 
     def _family(self, opts) -> str:
         name = opts.get("family") or self.family
@@ -195,6 +194,7 @@ class NpuBackend(Backend):
             torch_accessor.ensure()
         lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
         lock_init = int(opts.get("lock_init_value", 0) or 0)
+        allocator, allocator_owner = self._lock_allocator(lock_init) if lock_num else (None, None)
         device = {"expected_device": (PRIVATE_USE1, spec.device)} if _plan_takes_device() else {}
         try:
             ffts = bool(opts.get("ffts"))
@@ -209,11 +209,11 @@ class NpuBackend(Backend):
                 plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
                 local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),
                 taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
-                lock_init=lock_init,
-                allocator=self._lock_allocator(lock_init) if lock_num else None)
+                lock_init=lock_init, allocator=allocator)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
+        launcher.allocator_owner = allocator_owner  # the capsule's table lives as long
         launcher.workspace_size = max(int(opts.get("workspace_size", 0) or 0), 0)
         return launcher
 
