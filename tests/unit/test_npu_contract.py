@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -102,4 +103,29 @@ int main() { return sync_addr == nullptr || stream_sync == nullptr || get_device
 """)
     result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only", f"-I{inc}",
                              f"-I{ROOT / 'csrc'}", str(check)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
+@pytest.mark.parametrize("version", PASSING)
+def test_task_queue_shim_compiles_against_the_release_headers(version, tmp_path):
+    """queue_shim.cpp is built on the user's machine against torch_npu's
+    headers (OpCommand, the workspace allocator): it must compile there."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the shim includes "
+                                                "torch/extension.h)")
+    from torch.utils import cpp_extension
+
+    wanted = ".".join(version.split(".")[:2])
+    if not torch.__version__.startswith(wanted + "."):
+        pytest.skip(f"torch-npu {version} headers need torch {wanted}, "
+                    f"torch {torch.__version__} is installed")
+    root = WheelSource(fetch(version)).extract("torch_npu/include/", tmp_path)
+    inc = root / "torch_npu" / "include"
+    shim = ROOT / "src" / "fastlaunch" / "backends" / "npu" / "queue_shim.cpp"
+    paths = [*cpp_extension.include_paths(), str(inc), str(inc / "third_party" / "acl" / "inc"),
+             sysconfig.get_paths()["include"]]
+    result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only",
+                             "-DTORCH_EXTENSION_NAME=fastlaunch_npu_queue",
+                             *(f"-I{p}" for p in paths), str(shim)],
+                            capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
