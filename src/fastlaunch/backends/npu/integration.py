@@ -148,11 +148,36 @@ def _wrap_call(original, *, positional_ok: bool):
     return call
 
 
+def profiling() -> bool:
+    """Whether msprof is collecting (torch_npu's profiler with NPU activity
+    starts it): the switch triton-ascend's generated launcher reads before
+    reporting each launch. While it is on, calls take the full entry so the
+    original launcher reports them."""
+    from ... import _core
+
+    return _core.npu_msprof_collecting()
+
+
 def _bind_options(autotuner: Any) -> dict:
     from torch_npu._inductor import config as npu_config
 
+    from ... import _core
+
     return {"static_reasons": [("dump_fx_graph", bool(npu_config.dump_fx_graph)),
-                               ("check_accuracy", bool(npu_config.check_accuracy))]}
+                               ("check_accuracy", bool(npu_config.check_accuracy))],
+            "probes": [("msprof", _core.npu_msprof_collecting)],
+            "maybe_full": _core.npu_msprof_collecting}
+
+
+def _register_profiling_switch() -> None:
+    """Load CANN now, so the msprof callback is registered before any
+    profiling session starts (as the original launchers register at load)."""
+    from ... import backends
+
+    try:
+        backends.get("npu").runtime  # noqa: B018 - creating it registers the callback
+    except Exception as err:  # never block installation; plans will say why
+        log.warning("fastlaunch: CANN not loaded at install: %s: %s", type(err).__name__, err)
 
 
 _state = launchers.Integration("npu", _bind_options)
@@ -191,6 +216,7 @@ def install() -> bool:
                 launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
                                              describe_launcher))
     _state.install(patches)
+    _register_profiling_switch()
     _choice = "fastlaunch"
     log.info("fastlaunch: npu integration installed (%s)",
              "torch_npu's in-tree copy present, turned off"

@@ -33,9 +33,11 @@ TASK_NAME_MAX = 49
 #: rtTaskCfgInfo_t.localMemorySize the 3.2.0 generator writes for SIMT launches.
 SIMT_LOCAL_MEMORY = 216 * 1024
 
-# _ty_to_cpp of the 3.2.0 generator: which scalar types it can render.
-_RENDERABLE = frozenset(("i1", "i8", "i16", "i32", "i64", "u32", "u64", "fp16", "bf16",
-                         "fp32", "f32", "fp64"))
+# The scalar types the 3.2.0 generator can render: both its struct mapping
+# (_ty_to_cpp) and its parse-format mapping (_extracted_ty) must know them;
+# the second lacks i8 and i16.
+_RENDERABLE = frozenset(("i1", "i32", "i64", "u32", "u64", "fp16", "bf16", "fp32", "f32",
+                         "fp64"))
 
 
 class KernelMetaError(ValueError):
