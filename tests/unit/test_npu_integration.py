@@ -256,3 +256,74 @@ def test_call_site_rewritten_only_when_eligible(monkeypatch, eligible):
     else:
         assert wrapper.lines == ["  triton_poi_fused_0.run(buf0, buf1, 1000, stream=stream3)"]
         assert wrapper.imports.lines == []
+
+
+class _GeneratedLauncher:
+    """An original launcher that runs triton-ascend 3.2.0's generated C
+    launcher (built against the recording runtime), as make_launcher's does."""
+
+    def __init__(self, launch, packed, handle, spec):
+        self.launch, self.packed, self.handle = launch, packed, handle
+        self.store_cubin = False
+        setattr(self, routing.SPEC_ATTR, spec)
+
+    def __call__(self, *args, stream):
+        self.launch(1, 1, 1, stream, self.handle, self.packed, None, None, None, *args)
+
+
+def test_profiled_run_lists_every_kernel_through_the_generated_launcher(tmp_path):
+    """msprof on: every call takes the full entry, and triton-ascend's own
+    generated launcher reports each launch (API record per launch); msprof
+    off: the plan launches again, unreported, as the original would not
+    report either."""
+    import dataclasses
+
+    from fastlaunch import _core
+    from fastlaunch.selfcheck import ascend_reference as ar
+    from helpers.wheels import triton_ascend_backend
+
+    try:
+        recorder = ar.Recorder(ar.build_recorder())
+        gen = ar.Generator(triton_ascend_backend())
+        case = ar.Case(("*fp32", "*fp32", "i32"), name="triton_poi_fused_add_0")
+        (launch,) = ar.build_launchers(gen, [gen.render(case)], recorder.path, tmp_path)
+    except ar.Unavailable as err:
+        pytest.skip(str(err))
+    args = (ar.FakeTensor(0x1000, (4, 8)), ar.FakeTensor(0x2000, (32,)), 7)
+    differential = ar.Differential(recorder, {"rt": gen})
+    spec = dataclasses.replace(differential.spec("rt", ar.Call(case, args, (1, 1, 1))),
+                               static_grid=(1, 1, 1))
+    original = _GeneratedLauncher(launch, gen.packed_metadata(case), spec.handle, spec)
+    tuner = fakes.FakeAutotuner([original])
+    backend = NpuBackend(libraries=[str(recorder.path)], queue="inline", family="rt")
+    previous = backends.set_backend("npu", backend)
+    fastlaunch.reset_stats()
+    recorder.reset()
+    try:
+        with config.override(enabled=True, backend="npu"):
+            slot = [None]
+            routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, tuner,
+                         call_slot=slot, probes=[("msprof", _core.npu_msprof_collecting)],
+                         maybe_full=_core.npu_msprof_collecting)
+            slot[0](*args, stream=5)  # warm-up (original), then planned
+            slot[0](*args, stream=5)
+            assert fastlaunch.stats()["fast"] == 1
+            recorder.reset()
+            recorder.profiling(True)  # msprof's start command, L0 + L1
+            for _ in range(4):
+                slot[0](*args, stream=5)
+            profiled = recorder.events()
+            recorder.profiling(False)
+            recorder.reset()
+            slot[0](*args, stream=5)
+            after = recorder.events()
+    finally:
+        recorder.profiling(False)
+        backends.set_backend("npu", previous)
+    launches = [e for e in profiled if e.api == "rtKernelLaunch"]
+    reports = [e for e in profiled if e.api == "MsprofReportApi"]
+    assert len(launches) == 4 and len(reports) == 4
+    assert [e.name for e in profiled if e.api == "MsprofGetHashId"] == \
+        ["triton_poi_fused_add_0"] * 4
+    assert fastlaunch.stats()["fallback.msprof"] == 4 and fastlaunch.stats()["fast"] == 2
+    assert [e.api for e in after if e.api.startswith(("rt", "Msprof"))] == ["rtKernelLaunch"]
