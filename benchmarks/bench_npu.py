@@ -93,6 +93,12 @@ def main() -> int:
             slot[0](*args, stream=stream)
         site = slot[0]
         assert type(site).__name__ == "FastSite"
+        bare_slot = [None]  # the same without the msprof probe, to show its cost
+        routing.bind({"kernel_name": spec.name, "abi": "npu", "arg_count": 6},
+                     fakes.FakeAutotuner([fakes.FakeLauncher(spec)]), call_slot=bare_slot)
+        for _ in range(3):
+            bare_slot[0](*args, stream=stream)
+        bare_site = bare_slot[0]
         native = bound.plan.plan
         assert native.api == "rt"
         metadata = {"kernel_name": spec.name, "tensor_kinds": [0, 0, 0, 1]}
@@ -105,6 +111,8 @@ def main() -> int:
         fastlaunch.reset_stats()
         rows = {
             "planned: call slot (FastSite)": per_call(lambda: site(*args, stream=stream)),
+            "planned: call slot without the msprof probe":
+                per_call(lambda: bare_site(*args, stream=stream)),
             "planned: Python router (BoundLaunch)": per_call(lambda: bound(*args, stream=stream)),
             "planned: native launch only (grid given)":
                 per_call(lambda: native.launch(stream, (16, 1, 1), args)),
