@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The representative programs, compiled with ``torch.compile`` and checked
+call site by call site on the machine's own stack (cuda or npu)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from .. import config
+from .interpose import Recorder
+from .report import Outcome
+from .sites import CallSites, differential
+
+
+@dataclasses.dataclass(frozen=True)
+class Program:
+    name: str
+    what: str                                  # what it covers, for the report
+    make: Callable[[str], tuple[Callable, tuple]]  # device -> (function, inputs)
+    compile_kw: dict = dataclasses.field(default_factory=dict)
+    inductor: dict = dataclasses.field(default_factory=dict)  # torch._inductor.config patch
+
+
+def _pointwise(device):
+    import torch
+
+    return (lambda a, b: (a * 2 + b).relu(),
+            (torch.randn(4096, device=device), torch.randn(4096, device=device)))
+
+
+def _reductions(device):
+    import torch
+
+    return (lambda a: (a.sum(-1) + a.amax(-1), a.softmax(-1)),
+            (torch.randn(37, 3000, device=device),))
+
+
+def _full_reduction(device):
+    import torch
+
+    return (lambda a: (a.sum(), a.mean(0)), (torch.randn(1, 1024, device=device),))
+
+
+def _dynamic(device):
+    import torch
+
+    return (lambda a, b: torch.sin(a) * 3 + b[: a.shape[0]],
+            (torch.randn(1000, device=device), torch.randn(1500, device=device)))
+
+
+def _float_scalar(device):
+    import torch
+
+    return (lambda a, s: a * s + 1, (torch.randn(777, device=device), 0.375))
+
+
+def _user_kernel(n: int):
+    def make(device):
+        import torch
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def _selfcheck_user_kernel(x, out, n, scale, flag, big, BLOCK: tl.constexpr):
+            i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = i < n
+            v = tl.load(x + i, mask=mask) * scale
+            v = tl.where(flag, v, -v) + (big % 7).to(tl.float32)
+            tl.store(out + i, v, mask=mask)
+
+        def fn(x):
+            out = torch.empty_like(x)
+            grid = (triton.cdiv(x.numel(), 128),)
+            _selfcheck_user_kernel[grid](x, out, x.numel(), 0.5, True, 2**40 + 3, BLOCK=128)
+            return out
+
+        return fn, (torch.randn(n, device=device),)
+
+    return make
+
+
+PROGRAMS = (
+    Program("pointwise", "pointwise kernel", _pointwise),
+    Program("pointwise-triton-launcher", "pointwise kernel through Triton's own launcher",
+            _pointwise, inductor={"use_static_cuda_launcher": False}),
+    Program("reductions", "row reductions (sum, amax, softmax)", _reductions),
+    Program("full-reduction", "full reduction (size argument equal to 1)", _full_reduction),
+    Program("dynamic", "dynamic shapes: integer size arguments", _dynamic,
+            compile_kw={"dynamic": True}),
+    Program("float-scalar", "a float scalar argument (unspecialized)", _float_scalar,
+            compile_kw={"dynamic": True}),
+    Program("user-kernel", "user-defined Triton kernel: i1, i32, i64, fp32 scalars",
+            _user_kernel(3000)),
+    Program("user-kernel-n1", "user-defined Triton kernel with a size argument equal to 1",
+            _user_kernel(1)),
+)
+
+
+@contextlib.contextmanager
+def _inductor_config(patch: dict):
+    import torch._inductor.config as inductor_config
+
+    known = {k: v for k, v in patch.items() if hasattr(inductor_config, k)}
+    # Fresh codegen: the check needs the call sites this process generates.
+    with inductor_config.patch({"force_disable_caches": True, **known}):
+        yield
+
+
+def selected(programs: tuple[Program, ...], names: list[str] | None) -> tuple[Program, ...]:
+    """The programs named (all when ``names`` is empty); unknown names raise."""
+    if not names:
+        return programs
+    known = {p.name for p in programs}
+    unknown = sorted(set(names) - known)
+    if unknown:
+        msg = f"--program: unknown {', '.join(unknown)}; expected one of {', '.join(sorted(known))}"
+        raise ValueError(msg)
+    return tuple(p for p in programs if p.name in names)
+
+
+def run_programs(device: str, programs: tuple[Program, ...], recorder: Recorder,
+                 outcomes: list[Outcome], not_checked: list[str], *, forward: bool,
+                 settle: Callable[[], Any]) -> list[str]:
+    """Compile and check each program; returns what was covered."""
+    import torch
+
+    covered = []
+    for program in programs:
+        if program.inductor.get("use_static_cuda_launcher") is False and device != "cuda":
+            continue
+        torch._dynamo.reset()
+        try:
+            with _inductor_config(program.inductor), config.override(enabled=True,
+                                                                      strict=False):
+                fn, inputs = program.make(device)
+                with CallSites() as found:
+                    compiled = torch.compile(fn, **program.compile_kw)
+                    compiled(*inputs)  # warm-up: compile, autotune, promote
+                    settle()
+                before = len(outcomes)
+                with differential(found.sites, recorder, outcomes, forward=forward,
+                                  settle=settle, label=f"{program.name}: "):
+                    compiled(*inputs)
+                settle()
+        except Exception as err:  # the stack cannot compile it: say so, check the rest
+            not_checked.append(f"{program.name}: could not compile or run "
+                               f"({type(err).__name__}: {str(err).splitlines()[0][:160]})")
+            continue
+        finally:
+            torch._dynamo.reset()
+        if len(outcomes) == before:
+            not_checked.append(f"{program.name}: no fastlaunch call site was generated")
+        else:
+            covered.append(f"{program.name}: {program.what} ({len(outcomes) - before} kernels)")
+    return covered
