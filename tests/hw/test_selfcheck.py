@@ -37,17 +37,11 @@ PLANTED = textwrap.dedent("""
 """)
 
 
-def _env() -> dict:
-    env = dict(os.environ)
-    env.pop("TORCHINDUCTOR_FORCE_DISABLE_CACHES", None)  # selfcheck picks its own
-    return env
-
-
 def test_selfcheck_passes_on_this_gpu(tmp_path):
     report_path = tmp_path / "selfcheck.json"
     proc = subprocess.run([sys.executable, "-m", "fastlaunch.selfcheck", "--backend", "cuda",
                            "--json", str(report_path)], capture_output=True, text=True,
-                          env=_env(), timeout=900, check=False)
+                          env=dict(os.environ), timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(report_path.read_text())
     verdicts = [o["verdict"] for o in report["outcomes"]]
@@ -61,7 +55,6 @@ def test_selfcheck_passes_on_this_gpu(tmp_path):
         assert o["original"] and len(o["original"]) == len(o["planned"])
         for a, b in zip(o["original"], o["planned"]):
             assert a["args"] == b["args"] and a["handle"] == b["handle"] != 0
-    assert "| scalar-kinds" not in proc.stdout
     assert any(o["kernel"].startswith("scalar-kinds") for o in equal)
 
 
@@ -69,7 +62,7 @@ def test_planted_packing_bug_fails_naming_kernel_and_field(tmp_path):
     script = tmp_path / "planted.py"
     script.write_text(PLANTED)
     report_path = tmp_path / "planted.json"
-    env = interpose.preload_env(_env())
+    env = interpose.preload_env()
     proc = subprocess.run([sys.executable, str(script), "--backend", "cuda", "--program",
                            "pointwise", "--json", str(report_path)], capture_output=True,
                           text=True, env=env, timeout=600, check=False)
