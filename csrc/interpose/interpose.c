@@ -282,10 +282,29 @@ static void* swap_cuda(const char* name, void* real, int per_thread) {
   return NULL;
 }
 
-static void* swap(const char* name, void* real);
-
 // CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
 #define FL_PER_THREAD 2u
+
+CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, uint64_t flags);
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64_t flags,
+                             int* status);
+
+// What the driver's entry-point API handed out for `symbol`, swapped for a
+// wrapper. The driver picks the ABI version of "cuGetProcAddress" itself
+// from the caller's CUDA version, so that one is matched by address.
+static void* swap_from_driver(const char* symbol, void* real, uint64_t flags) {
+  void* ours = swap_cuda(symbol, real, (flags & FL_PER_THREAD) != 0);
+  if (ours != NULL || strcmp(symbol, "cuGetProcAddress") != 0) return ours;
+  if (real == next_symbol(kLibcuda, "cuGetProcAddress_v2")) {
+    fwd_proc_v2 = (proc_v2_fn)real;
+    return (void*)cuGetProcAddress_v2;
+  }
+  if (real == next_symbol(kLibcuda, "cuGetProcAddress")) {
+    fwd_proc_v1 = (proc_v1_fn)real;
+    return (void*)cuGetProcAddress;
+  }
+  return NULL;  // an ABI version this layer does not wrap: left as it is
+}
 
 __attribute__((visibility("default"))) CUresult cuGetProcAddress(const char* symbol,
                                                                  void** pfn, int version,
@@ -294,8 +313,7 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress(const char* sym
   if (fwd_proc_v1 == NULL) return 999;
   CUresult rc = fwd_proc_v1(symbol, pfn, version, flags);
   if (rc == 0 && symbol != NULL && pfn != NULL && *pfn != NULL) {
-    void* ours = swap_cuda(symbol, *pfn, (flags & FL_PER_THREAD) != 0);
-    if (ours == NULL) ours = swap(symbol, *pfn);
+    void* ours = swap_from_driver(symbol, *pfn, flags);
     if (ours != NULL) {
       __atomic_or_fetch(&routes, FL_VIA_PROC_ADDRESS, __ATOMIC_RELAXED);
       *pfn = ours;
@@ -314,8 +332,7 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
   if (fwd_proc_v2 == NULL) return 999;
   CUresult rc = fwd_proc_v2(symbol, pfn, version, flags, status);
   if (rc == 0 && symbol != NULL && pfn != NULL && *pfn != NULL) {
-    void* ours = swap_cuda(symbol, *pfn, (flags & FL_PER_THREAD) != 0);
-    if (ours == NULL) ours = swap(symbol, *pfn);
+    void* ours = swap_from_driver(symbol, *pfn, flags);
     if (ours != NULL) {
       __atomic_or_fetch(&routes, FL_VIA_PROC_ADDRESS, __ATOMIC_RELAXED);
       *pfn = ours;
@@ -463,13 +480,26 @@ static void* swap(const char* name, void* real) {
   return NULL;
 }
 
+static int interesting(const char* name) {
+  static const char* names[] = {"cuLaunchKernel", "cuLaunchKernel_ptsz", "cuLaunchKernelEx",
+                                "cuLaunchKernelEx_ptsz", "cuGetProcAddress",
+                                "cuGetProcAddress_v2", "rtKernelLaunch",
+                                "rtKernelLaunchWithFlagV2", "aclrtLaunchKernelWithHostArgs", NULL};
+  if (name[0] != 'c' && name[0] != 'r' && name[0] != 'a') return 0;
+  for (int i = 0; names[i] != NULL; ++i) {
+    if (strcmp(name, names[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+// Every other lookup is a tail call, so the real dlsym sees its caller's
+// return address: RTLD_NEXT keeps meaning "after the caller", not "after
+// this layer" (which would hand a wrapper its own symbol back).
 __attribute__((visibility("default"))) void* dlsym(void* handle, const char* name) {
   dlsym_fn sym = real_dlsym();
-  if (sym == NULL) return NULL;
+  if (handle == RTLD_NEXT || !interesting(name)) return sym(handle, name);
   void* real = sym(handle, name);
-  if (real == NULL || (name[0] != 'c' && name[0] != 'r' && name[0] != 'a')) {
-    return real;
-  }
+  if (real == NULL) return NULL;
   void* ours = swap(name, real);
   if (ours == NULL) return real;
   __atomic_or_fetch(&routes, FL_VIA_DLSYM, __ATOMIC_RELAXED);

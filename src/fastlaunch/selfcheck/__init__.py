@@ -79,8 +79,13 @@ def _in_child(argv: list[str], backend: str) -> int:
         return _finish(unchecked(backend, [str(err)]), None)
     env[_CHILD_ENV] = "1"
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+    env.setdefault("PYTHONFAULTHANDLER", "1")  # a crash under the layer shows where
     cmd = [sys.executable, "-m", "fastlaunch.selfcheck", *argv, "--backend", backend]
-    return subprocess.run(cmd, env=env, check=False).returncode
+    code = subprocess.run(cmd, env=env, check=False).returncode
+    if code < 0:
+        print(f"selfcheck: the checking process died with signal {-code}")  # noqa: T201
+        return EXIT_MISMATCH
+    return code
 
 
 def _finish(report: Report, json_path: str | None) -> int:
