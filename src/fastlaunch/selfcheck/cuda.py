@@ -11,8 +11,10 @@ from .report import Outcome, Report
 from .suite import PROGRAMS, run_programs, selected
 
 SCALAR_PROGRAM = "scalar-kinds"
-# Every scalar type Triton's CUDA launcher takes, with a value exact in each.
-SCALARS = (("b1", "i1", True), ("i8", "i8", -3), ("i16", "i16", 300), ("i32", "i32", -70000),
+# Every scalar type Triton's CUDA launcher takes, with a value exact in each
+# (i8 non-negative: Triton 3.6's launcher parses i8 with "b", which refuses
+# negative values).
+SCALARS = (("b1", "i1", True), ("i8", "i8", 100), ("i16", "i16", 300), ("i32", "i32", -70000),
            ("i64", "i64", -(2**40) - 7), ("u8", "u8", 200), ("u16", "u16", 60000),
            ("u32", "u32", 4_000_000_000), ("u64", "u64", 2**63 + 5), ("h", "fp16", 1.5),
            ("bf", "bf16", 2.25), ("f", "fp32", 3.5), ("d", "fp64", -0.125))
@@ -42,8 +44,7 @@ def _stack() -> dict[str, str]:
         except importlib.metadata.PackageNotFoundError:
             out[dist] = "?"
     out["device"] = torch.cuda.get_device_name()
-    out["driver"] = str(torch.cuda.driver_version()) if hasattr(
-        torch.cuda, "driver_version") else "?"
+    out["cuda"] = str(torch.version.cuda)
     return out
 
 

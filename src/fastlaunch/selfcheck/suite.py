@@ -51,7 +51,7 @@ def _dynamic(device):
             (torch.randn(1000, device=device), torch.randn(1500, device=device)))
 
 
-def _float_scalar(device):
+def _float_input(device):
     import torch
 
     return (lambda a, s: a * s + 1, (torch.randn(777, device=device), 0.375))
@@ -64,20 +64,19 @@ def _user_kernel(n: int):
         import triton.language as tl
 
         @triton.jit
-        def _selfcheck_user_kernel(x, out, n, scale, flag, big, BLOCK: tl.constexpr):
-            i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-            mask = i < n
-            v = tl.load(x + i, mask=mask) * scale
-            v = tl.where(flag, v, -v) + (big % 7).to(tl.float32)
-            tl.store(out + i, v, mask=mask)
+        def _selfcheck_add(x, y, out, n_elements, BLOCK_SIZE: tl.constexpr):
+            i = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+            mask = i < n_elements
+            tl.store(out + i, tl.load(x + i, mask=mask) + tl.load(y + i, mask=mask), mask=mask)
 
-        def fn(x):
+        def fn(x, y):
             out = torch.empty_like(x)
-            grid = (triton.cdiv(x.numel(), 128),)
-            _selfcheck_user_kernel[grid](x, out, x.numel(), 0.5, True, 2**40 + 3, BLOCK=128)
+            n_elements = out.numel()
+            grid = lambda meta: (triton.cdiv(n_elements, meta["BLOCK_SIZE"]),)  # noqa: E731
+            _selfcheck_add[grid](x, y, out, n_elements, BLOCK_SIZE=128)
             return out
 
-        return fn, (torch.randn(n, device=device),)
+        return fn, (torch.randn(n, device=device), torch.randn(n, device=device))
 
     return make
 
@@ -90,10 +89,9 @@ PROGRAMS = (
     Program("full-reduction", "full reduction (size argument equal to 1)", _full_reduction),
     Program("dynamic", "dynamic shapes: integer size arguments", _dynamic,
             compile_kw={"dynamic": True}),
-    Program("float-scalar", "a float scalar argument (unspecialized)", _float_scalar,
-            compile_kw={"dynamic": True}),
-    Program("user-kernel", "user-defined Triton kernel: i1, i32, i64, fp32 scalars",
-            _user_kernel(3000)),
+    Program("float-input", "a Python float input (the stack decides how it reaches the kernel)",
+            _float_input, compile_kw={"dynamic": True}),
+    Program("user-kernel", "user-defined Triton kernel", _user_kernel(3000)),
     Program("user-kernel-n1", "user-defined Triton kernel with a size argument equal to 1",
             _user_kernel(1)),
 )
