@@ -11,11 +11,50 @@ namespace py = pybind11;
 namespace fastlaunch {
 namespace {
 
-cann::Submit SubmitFromCapsule(const py::object& capsule) {
+template <typename T>
+T* FromCapsule(const py::object& capsule, const char* name, const char* field) {
   if (capsule.is_none()) return nullptr;
-  void* p = PyCapsule_GetPointer(capsule.ptr(), cann::kSubmitCapsule);
-  if (p == nullptr) throw py::error_already_set();
-  return reinterpret_cast<cann::Submit>(p);
+  if (!PyCapsule_IsValid(capsule.ptr(), name)) {
+    throw InputError(std::string(field) + ": got " +
+                     std::string(py::str(py::type::of(capsule).attr("__name__"))) +
+                     ", expected None or a PyCapsule named '" + name + "'");
+  }
+  return reinterpret_cast<T*>(PyCapsule_GetPointer(capsule.ptr(), name));
+}
+
+// The stream as triton-ascend's launcher parses it (PyArg_ParseTuple "K"):
+// any int, wrapped modulo 2**64; 0 is the default stream.
+uint64_t ReadStream(py::handle stream) {
+  if (!PyLong_Check(stream.ptr())) {
+    throw InputError("stream: got " +
+                     std::string(Py_TYPE(stream.ptr())->tp_name) +
+                     ", expected an int (a raw NPU stream)");
+  }
+  return PyLong_AsUnsignedLongLongMask(stream.ptr());
+}
+
+NpuLauncher* MakeLauncher(std::shared_ptr<Plan> plan,
+                          std::shared_ptr<NpuRuntime> runtime,
+                          const std::string& name, uint64_t function,
+                          const std::string& family, bool simt_launch,
+                          uint32_t local_memory, const py::object& submit,
+                          bool taskqueue, uint32_t lock_num, int64_t lock_init,
+                          const py::object& allocator) {
+  NpuLaunchOptions o;
+  o.name = name;
+  o.function = function;
+  o.family = ParseLaunchFamily(family);
+  o.simt_launch = simt_launch;
+  o.local_memory = local_memory;
+  o.taskqueue = taskqueue;
+  o.lock_num = lock_num;
+  o.lock_init = lock_init;
+  auto* submit_fn = FromCapsule<void>(submit, cann::kSubmitCapsule, "submit");
+  return new NpuLauncher(
+      std::move(plan), std::move(runtime), std::move(o),
+      reinterpret_cast<cann::Submit>(submit_fn),
+      FromCapsule<const cann::WorkspaceAllocator>(
+          allocator, cann::kWorkspaceCapsule, "allocator"));
 }
 
 }  // namespace
@@ -23,35 +62,56 @@ cann::Submit SubmitFromCapsule(const py::object& capsule) {
 void BindNpu(py::module_& m) {
   py::class_<NpuRuntime, std::shared_ptr<NpuRuntime>>(m, "NpuRuntime")
       .def(py::init<const std::vector<std::string>&>(), py::arg("libraries"))
-      .def_property_readonly("launch_api", &NpuRuntime::launch_api)
+      .def_property_readonly("families", &NpuRuntime::families)
       .def_property_readonly("missing", &NpuRuntime::missing)
-      .def_property_readonly("has_simt_launch", &NpuRuntime::has_simt_launch)
-      .def("ffts_address", &NpuRuntime::FftsAddress);
+      .def("missing_for",
+           [](const NpuRuntime& r, const std::string& family, bool simt) {
+             return r.MissingFor(ParseLaunchFamily(family), simt);
+           },
+           py::arg("family"), py::arg("simt") = false)
+      .def("ffts_address",
+           [](NpuRuntime& r, const std::string& family, int device) {
+             return r.FftsAddress(ParseLaunchFamily(family), device);
+           },
+           py::arg("family"), py::arg("device"));
+  m.def("npu_msprof_collecting", &MsprofCollecting,
+        "whether msprof's L0/L1 switch is on (the state triton-ascend's "
+        "generated launcher reports by)");
+  m.def("npu_msprof_registered", &MsprofRegistered);
+  m.def(
+      "npu_msprof_control",
+      [](uint32_t ctrl_type, const py::bytes& data) {
+        std::string buf = data;
+        return MsprofControl(ctrl_type, buf.data(),
+                             static_cast<uint32_t>(buf.size()));
+      },
+      py::arg("ctrl_type"), py::arg("data"),
+      "deliver an msprof control command, as msprof does (tests)");
   py::class_<NpuLauncher>(m, "NpuLauncher", py::dynamic_attr())
-      .def(py::init([](std::shared_ptr<Plan> plan,
-                       std::shared_ptr<NpuRuntime> runtime,
-                       const std::string& name, uint64_t function, bool simt,
-                       uint32_t dyn_ubuf_size, const py::object& submit) {
-             return new NpuLauncher(std::move(plan), std::move(runtime), name,
-                                    function, simt, dyn_ubuf_size,
-                                    SubmitFromCapsule(submit));
-           }),
-           py::arg("plan"), py::arg("runtime"), py::arg("name"),
-           py::arg("function"), py::arg("simt"), py::arg("dyn_ubuf_size"),
-           py::arg("submit") = py::none())
+      .def(py::init(&MakeLauncher), py::arg("plan"), py::arg("runtime"),
+           py::arg("name"), py::arg("function"), py::arg("family"),
+           py::arg("simt_launch") = false, py::arg("local_memory") = 0,
+           py::arg("submit") = py::none(), py::arg("taskqueue") = true,
+           py::arg("lock_num") = 0, py::arg("lock_init") = 0,
+           py::arg("allocator") = py::none())
       .def("__repr__",
            [](const NpuLauncher& l) {
-             return "<NpuLauncher api=" + l.api() + " args=" + std::to_string(l.plan()->size()) +
-                    "B " + (l.queued() ? "task-queue" : "inline") + ">";
+             const auto& o = l.options();
+             return "<NpuLauncher " + o.name + " api=" + l.api() +
+                    " args=" + std::to_string(l.plan()->size()) + "B " +
+                    (l.queued() ? "task-queue" : o.taskqueue ? "inline" : "inline+sync") +
+                    (o.lock_num ? " locks=" + std::to_string(o.lock_num) : "") + ">";
            })
       .def_property_readonly("plan", &NpuLauncher::plan)
       .def_property_readonly("api", &NpuLauncher::api)
       .def_property_readonly("queued", &NpuLauncher::queued)
+      .def_property_readonly("name", [](const NpuLauncher& l) { return l.options().name; })
       .def("launch",
            [](const NpuLauncher& l, py::handle stream, py::handle grid,
               py::handle args, uint64_t workspace, uint64_t sync_lock) {
-             CallArgs c = ReadCall(stream, grid, args);
-             l.Launch(c.stream, c.grid[0], c.grid[1], c.grid[2], c.args, workspace,
+             const uint64_t raw = ReadStream(stream);
+             CallArgs c = ReadCall(py::int_(0), grid, args);
+             l.Launch(raw, c.grid[0], c.grid[1], c.grid[2], c.args, workspace,
                       sync_lock);
            },
            py::arg("stream"), py::arg("grid"), py::arg("args"),

@@ -79,6 +79,36 @@ using RtKernelLaunchWithFlagV2 = int (*)(const void* stub, uint32_t block_dim,
                                          void* stream, uint32_t flag,
                                          const RtTaskCfgInfo* cfg);
 using RtGetC2cCtrlAddr = int (*)(uint64_t* addr, uint32_t* len);
+// rtMemcpy and aclrtMemcpy share this form; kind 1 is host to device in both.
+using Memcpy = int (*)(void* dst, uint64_t dst_max, const void* src,
+                       uint64_t count, int kind);
+constexpr int kMemcpyHostToDevice = 1;
+using StreamSynchronize = int (*)(void* stream);
+using GetDevice = int (*)(int32_t* device);
+
+// msprof (prof_callback.h): the switch triton-ascend's generated launcher
+// registers for (module 8, CCE) and reads before reporting a launch.
+using MsprofCallback = int (*)(uint32_t ctrl_type, void* data, uint32_t len);
+using MsprofRegisterCallback = int (*)(uint32_t module_id, MsprofCallback cb);
+constexpr uint32_t kMsprofModuleCce = 8;
+constexpr uint32_t kMsprofCtrlSwitch = 1;
+constexpr uint32_t kMsprofCommandStart = 1;
+constexpr uint32_t kMsprofCommandStop = 2;
+constexpr uint32_t kMsprofCommandFinalize = 3;
+constexpr uint64_t kMsprofSwitchL0 = 0x800;  // task time (API records)
+constexpr uint64_t kMsprofSwitchL1 = 0x2;    // node/tensor info
+// The head of MsprofCommandHandle: profSwitch, profSwitchHi, devNums,
+// devIdList[64], modelId, type.
+struct MsprofCommandHead {
+  uint64_t prof_switch;
+  uint64_t prof_switch_hi;
+  uint32_t dev_nums;
+  uint32_t dev_ids[64];
+  uint32_t model_id;
+  uint32_t type;
+};
+static_assert(offsetof(MsprofCommandHead, type) == 280,
+              "MsprofCommandHandle.type");
 
 // Task-queue submission, provided by the torch_npu shim (an OpCommand custom
 // handler). `run` launches and returns the runtime's code; `release` frees
@@ -88,5 +118,15 @@ using TaskRelease = void (*)(void* ctx);
 using Submit = int (*)(const char* name, TaskRun run, TaskRelease release,
                        void* ctx);
 constexpr const char* kSubmitCapsule = "fastlaunch.npu_submit";
+
+// Stream-ordered device memory for the sync-block locks, as triton-ascend's
+// launcher takes it inside the task (torch_npu's allocate_workspace):
+// `alloc` returns the address and an owner that `release` drops after the
+// launch (the caching allocator reuses it only for later work on `stream`).
+struct WorkspaceAllocator {
+  void* (*alloc)(uint64_t size, void* stream, void** owner);
+  void (*release)(void* owner);
+};
+constexpr const char* kWorkspaceCapsule = "fastlaunch.npu_workspace";
 
 }  // namespace fastlaunch::cann

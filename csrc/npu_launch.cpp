@@ -3,47 +3,82 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+#include <cstring>
 #include <utility>
 
 namespace fastlaunch {
 namespace {
 
-// One queued launch. It owns its packed buffer because the task queue runs
-// it later, on another thread, after the Python call has returned.
+std::atomic<bool> g_msprof_registered{false};
+std::atomic<uint64_t> g_msprof_switch{0};
+
+// One launch. It owns its packed buffer because the task queue runs it
+// later, on another thread, after the Python call has returned.
 struct Task {
   std::shared_ptr<const NpuRuntime> runtime;
   void* function;
   uint32_t block_dim;
   void* stream;
-  bool simt;
-  uint32_t dyn_ubuf_size;
+  LaunchFamily family;
+  bool simt_launch;
+  uint32_t local_memory;
+  uint32_t lock_num;
+  int64_t lock_init;
+  size_t lock_offset;
+  const cann::WorkspaceAllocator* allocator;
   std::vector<uint8_t> args;
 };
 
-int RunTask(void* ctx) {
-  auto* t = static_cast<Task*>(ctx);
-  const NpuRuntime& rt = *t->runtime;
-  if (rt.acl_launch != nullptr) {
+int CallLaunch(const Task& t, uint8_t* args) {
+  const NpuRuntime& rt = *t.runtime;
+  if (t.family == LaunchFamily::Acl) {
     cann::LaunchKernelAttr attr{};
     cann::LaunchKernelCfg cfg{&attr, 1};
     attr.id = cann::kAttrDynUbufSize;
-    attr.value.dyn_ubuf_size = t->dyn_ubuf_size;
-    return rt.acl_launch(t->function, t->block_dim, t->stream,
-                         t->simt ? &cfg : nullptr, t->args.data(),
-                         t->args.size(), nullptr, 0);
+    attr.value.dyn_ubuf_size = t.local_memory;
+    return rt.acl_launch(t.function, t.block_dim, t.stream,
+                         t.simt_launch ? &cfg : nullptr, args, t.args.size(),
+                         nullptr, 0);
   }
-  if (t->simt) {
+  if (t.simt_launch) {
     cann::RtArgsEx info{};
-    info.args = t->args.data();
-    info.args_size = static_cast<uint32_t>(t->args.size());
+    info.args = args;
+    info.args_size = static_cast<uint32_t>(t.args.size());
     cann::RtTaskCfgInfo cfg{};
-    cfg.local_memory_size = t->dyn_ubuf_size;
-    return rt.rt_launch_v2(t->function, t->block_dim, &info, nullptr,
-                           t->stream, 0, &cfg);
+    cfg.local_memory_size = t.local_memory;
+    return rt.rt_launch_v2(t.function, t.block_dim, &info, nullptr, t.stream, 0,
+                           &cfg);
   }
-  return rt.rt_launch(t->function, t->block_dim, t->args.data(),
-                      static_cast<uint32_t>(t->args.size()), nullptr,
-                      t->stream);
+  return rt.rt_launch(t.function, t.block_dim, args,
+                      static_cast<uint32_t>(t.args.size()), nullptr, t.stream);
+}
+
+// The body triton-ascend's launcher queues: sync-block locks (allocated on
+// the stream, one host-to-device copy of their initial values), then the
+// launch. The locks go back to the allocator once the launch is queued on
+// the device stream, as the original's tensor does when its lambda returns.
+int RunTask(void* ctx) {
+  auto* t = static_cast<Task*>(ctx);
+  void* owner = nullptr;
+  if (t->lock_num > 0) {
+    const uint64_t size = uint64_t{t->lock_num} * sizeof(int64_t);
+    void* locks = t->allocator->alloc(size, t->stream, &owner);
+    if (locks == nullptr) return 1;  // what the original's task returns
+    std::vector<int64_t> init(t->lock_num, t->lock_init);
+    int rc = t->runtime->MemcpyFor(t->family)(locks, size, init.data(), size,
+                                              cann::kMemcpyHostToDevice);
+    if (rc != 0) {
+      t->allocator->release(owner);
+      return rc;
+    }
+    if (t->lock_offset != SIZE_MAX) {
+      std::memcpy(t->args.data() + t->lock_offset, &locks, sizeof(locks));
+    }
+  }
+  int rc = CallLaunch(*t, t->args.data());
+  if (owner != nullptr) t->allocator->release(owner);
+  return rc;
 }
 
 void ReleaseTask(void* ctx) { delete static_cast<Task*>(ctx); }
@@ -59,6 +94,38 @@ void Find(const std::vector<void*>& libs, const char* name, T* out) {
 }
 
 }  // namespace
+
+LaunchFamily ParseLaunchFamily(const std::string& family) {
+  if (family == "rt") return LaunchFamily::Rt;
+  if (family == "acl") return LaunchFamily::Acl;
+  throw InputError("family: got '" + family + "', expected 'rt' or 'acl'");
+}
+
+int MsprofControl(uint32_t ctrl_type, void* data, uint32_t len) {
+  // The generated launcher's ProfCtrlHandle: a switch command of type start
+  // sets the L0/L1 flags from profSwitch. Stop and finalize clear them here
+  // (the original keeps them, but msprof drops reports after a stop), so
+  // calls return to the planned path once collection ends.
+  if (data == nullptr || len == 0) return 1;
+  if (ctrl_type != cann::kMsprofCtrlSwitch) return 0;
+  if (len < sizeof(cann::MsprofCommandHead)) return 1;
+  const auto* head = static_cast<const cann::MsprofCommandHead*>(data);
+  if (head->type >= 6) return 1;
+  if (head->type == cann::kMsprofCommandStart) {
+    g_msprof_switch.store(
+        head->prof_switch & (cann::kMsprofSwitchL0 | cann::kMsprofSwitchL1));
+  } else if (head->type == cann::kMsprofCommandStop ||
+             head->type == cann::kMsprofCommandFinalize) {
+    g_msprof_switch.store(0);
+  }
+  return 0;
+}
+
+bool MsprofCollecting() {
+  return g_msprof_switch.load(std::memory_order_relaxed) != 0;
+}
+
+bool MsprofRegistered() { return g_msprof_registered.load(); }
 
 NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   std::vector<void*> handles;
@@ -77,6 +144,19 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   Find(handles, "rtKernelLaunch", &rt_launch);
   Find(handles, "rtKernelLaunchWithFlagV2", &rt_launch_v2);
   Find(handles, "rtGetC2cCtrlAddr", &rt_c2c_addr);
+  Find(handles, "rtMemcpy", &rt_memcpy);
+  Find(handles, "aclrtMemcpy", &acl_memcpy);
+  Find(handles, "rtStreamSynchronize", &rt_stream_sync);
+  Find(handles, "aclrtSynchronizeStream", &acl_stream_sync);
+  Find(handles, "aclrtGetDevice", &get_device);
+  if (get_device == nullptr) Find(handles, "rtGetDevice", &get_device);
+  cann::MsprofRegisterCallback register_cb = nullptr;
+  Find(handles, "MsprofRegisterCallback", &register_cb);
+  if (register_cb != nullptr && !g_msprof_registered.exchange(true)) {
+    if (register_cb(cann::kMsprofModuleCce, &MsprofControl) != 0) {
+      g_msprof_registered.store(false);
+    }
+  }
   if (acl_launch == nullptr && rt_launch == nullptr) {
     missing_ = "no CANN launch symbol (aclrtLaunchKernelWithHostArgs or "
                "rtKernelLaunch) in the loaded libraries";
@@ -84,19 +164,68 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   }
 }
 
-std::string NpuRuntime::launch_api() const {
-  if (acl_launch != nullptr) return "acl";
-  if (rt_launch != nullptr) return "rt";
+std::string NpuRuntime::families() const {
+  std::string out;
+  if (rt_launch != nullptr) out = "rt";
+  if (acl_launch != nullptr) out += out.empty() ? "acl" : ",acl";
+  return out;
+}
+
+std::string NpuRuntime::MissingFor(LaunchFamily family, bool simt) const {
+  if (family == LaunchFamily::Acl) {
+    return acl_launch == nullptr
+               ? "aclrtLaunchKernelWithHostArgs is not in the loaded CANN"
+               : "";
+  }
+  if (rt_launch == nullptr) return "rtKernelLaunch is not in the loaded CANN";
+  if (simt && rt_launch_v2 == nullptr) {
+    return "rtKernelLaunchWithFlagV2 (SIMT launch) is not in the loaded CANN";
+  }
   return "";
 }
 
-bool NpuRuntime::has_simt_launch() const {
-  return acl_launch != nullptr || rt_launch_v2 != nullptr;
+cann::Memcpy NpuRuntime::MemcpyFor(LaunchFamily family) const {
+  if (family == LaunchFamily::Acl) return acl_memcpy ? acl_memcpy : rt_memcpy;
+  return rt_memcpy ? rt_memcpy : acl_memcpy;
 }
 
-uint64_t NpuRuntime::FftsAddress() const {
+cann::StreamSynchronize NpuRuntime::SyncFor(LaunchFamily family) const {
+  if (family == LaunchFamily::Acl) {
+    return acl_stream_sync ? acl_stream_sync : rt_stream_sync;
+  }
+  return rt_stream_sync ? rt_stream_sync : acl_stream_sync;
+}
+
+uint64_t NpuRuntime::FftsAddress(LaunchFamily family, int device) {
+  if (get_device != nullptr) {
+    int32_t current = -1;
+    int rc = get_device(&current);
+    if (rc != 0) {
+      throw LaunchError("querying the current device failed with code " +
+                        std::to_string(rc));
+    }
+    if (current != device) {
+      throw LaunchError("FFTS address of device " + std::to_string(device) +
+                        " asked while device " + std::to_string(current) +
+                        " is current");
+    }
+  }
+  std::lock_guard<std::mutex> lock(ffts_mutex_);
+  const auto key = std::make_pair(family, device);
+  auto found = ffts_.find(key);
+  if (found != ffts_.end()) return found->second;
   uint64_t addr = 0;
-  if (acl_sync_addr != nullptr) {
+  const bool use_rt = family == LaunchFamily::Rt
+                          ? rt_c2c_addr != nullptr
+                          : acl_sync_addr == nullptr && rt_c2c_addr != nullptr;
+  if (use_rt) {
+    uint32_t len = 0;
+    int rc = rt_c2c_addr(&addr, &len);
+    if (rc != 0) {
+      throw LaunchError("rtGetC2cCtrlAddr failed with code " +
+                        std::to_string(rc));
+    }
+  } else if (acl_sync_addr != nullptr) {
     void* p = nullptr;
     int rc = acl_sync_addr(&p);
     if (rc != 0) {
@@ -104,54 +233,66 @@ uint64_t NpuRuntime::FftsAddress() const {
                         std::to_string(rc));
     }
     addr = reinterpret_cast<uint64_t>(p);
-  } else if (rt_c2c_addr != nullptr) {
-    uint32_t len = 0;
-    int rc = rt_c2c_addr(&addr, &len);
-    if (rc != 0) {
-      throw LaunchError("rtGetC2cCtrlAddr failed with code " +
-                        std::to_string(rc));
-    }
   } else {
-    throw LaunchError("no FFTS address query (aclrtGetHardwareSyncAddr or "
-                      "rtGetC2cCtrlAddr) in the loaded CANN libraries");
+    throw LaunchError("no FFTS address query (rtGetC2cCtrlAddr or "
+                      "aclrtGetHardwareSyncAddr) in the loaded CANN libraries");
   }
   if (addr == 0) throw LaunchError("the FFTS control address is 0");
+  ffts_[key] = addr;
   return addr;
 }
 
 NpuLauncher::NpuLauncher(std::shared_ptr<Plan> plan,
-                         std::shared_ptr<const NpuRuntime> runtime,
-                         std::string name, uint64_t function, bool simt,
-                         uint32_t dyn_ubuf_size, cann::Submit submit)
+                         std::shared_ptr<NpuRuntime> runtime,
+                         NpuLaunchOptions options, cann::Submit submit,
+                         const cann::WorkspaceAllocator* allocator)
     : plan_(std::move(plan)),
       runtime_(std::move(runtime)),
-      name_(std::move(name)),
-      function_(reinterpret_cast<void*>(function)),
-      simt_(simt),
-      dyn_ubuf_size_(dyn_ubuf_size),
-      submit_(submit) {
+      options_(std::move(options)),
+      function_(reinterpret_cast<void*>(options_.function)),
+      submit_(submit),
+      allocator_(allocator) {
+  if (!plan_) throw InputError("plan: got None, expected a Plan");
+  if (!runtime_) throw InputError("runtime: got None, expected an NpuRuntime");
   if (plan_->abi() != Abi::Npu) {
     throw InputError("plan: got a cuda plan, expected an npu plan");
   }
-  if (!runtime_->missing().empty()) throw LaunchError(runtime_->missing());
-  if (function == 0) throw InputError("function: got 0, expected a handle");
-  if (simt_ && !runtime_->has_simt_launch()) {
-    throw LaunchError("SIMT kernel: the loaded CANN has neither "
-                      "aclrtLaunchKernelWithHostArgs nor "
-                      "rtKernelLaunchWithFlagV2");
+  if (options_.function == 0) {
+    throw InputError("function: got 0, expected a kernel handle");
+  }
+  std::string missing =
+      runtime_->MissingFor(options_.family, options_.simt_launch);
+  if (!missing.empty()) throw LaunchError(missing);
+  if (options_.lock_num > 0) {
+    if (allocator_ == nullptr) {
+      throw InputError("allocator: got None, expected a workspace allocator "
+                       "(lock_num is " + std::to_string(options_.lock_num) +
+                       ")");
+    }
+    if (runtime_->MemcpyFor(options_.family) == nullptr) {
+      throw LaunchError("sync-block locks need rtMemcpy or aclrtMemcpy, "
+                        "which the loaded CANN lacks");
+    }
+  }
+  if (!options_.taskqueue && runtime_->SyncFor(options_.family) == nullptr) {
+    throw LaunchError("TRITON_ENABLE_TASKQUEUE is off, and the loaded CANN "
+                      "has no stream synchronisation");
+  }
+  for (const auto& f : plan_->fields()) {
+    if (f.name == "sync_block_lock") lock_offset_ = f.offset;
   }
 }
 
 std::string NpuLauncher::api() const {
-  std::string api = runtime_->launch_api();
-  if (api == "rt" && simt_) return "rt-v2";
-  return api;
+  if (options_.family == LaunchFamily::Acl) {
+    return options_.simt_launch ? "acl-dyn-ubuf" : "acl";
+  }
+  return options_.simt_launch ? "rt-v2" : "rt";
 }
 
 void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
                          PyObject* args, uint64_t workspace,
                          uint64_t sync_lock) const {
-  if (stream == 0) throw InputError("stream: got 0, expected an NPU stream");
   const int64_t grid[3] = {g0, g1, g2};
   const uint32_t block_dim = plan_->has_static_grid()
                                  ? plan_->static_block_dim()
@@ -161,22 +302,36 @@ void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
   task->function = function_;
   task->block_dim = block_dim;
   task->stream = reinterpret_cast<void*>(stream);
-  task->simt = simt_;
-  task->dyn_ubuf_size = dyn_ubuf_size_;
+  task->family = options_.family;
+  task->simt_launch = options_.simt_launch;
+  task->local_memory = options_.local_memory;
+  task->lock_num = options_.lock_num;
+  task->lock_init = options_.lock_init;
+  task->lock_offset = lock_offset_;
+  task->allocator = allocator_;
   plan_->Pack(args, grid, workspace, sync_lock, &task->args);
-  if (submit_ != nullptr) {
+  if (queued()) {
     // The queue owns the task from here, also when submission fails.
-    int rc = submit_(name_.c_str(), RunTask, ReleaseTask, task.release());
+    int rc = submit_(options_.name.c_str(), RunTask, ReleaseTask,
+                     task.release());
     if (rc != 0) {
-      throw LaunchError("task queue submission of " + name_ +
+      throw LaunchError("task queue submission of " + options_.name +
                         " failed with code " + std::to_string(rc));
     }
     return;
   }
   int rc = RunTask(task.get());
   if (rc != 0) {
-    throw LaunchError(api() + " launch of " + name_ + " failed with code " +
-                      std::to_string(rc));
+    throw LaunchError(api() + " launch of " + options_.name +
+                      " failed with code " + std::to_string(rc));
+  }
+  if (!options_.taskqueue) {
+    // The original's inline form: launch, then wait for the stream.
+    rc = runtime_->SyncFor(options_.family)(task->stream);
+    if (rc != 0) {
+      throw LaunchError("stream synchronisation after " + options_.name +
+                        " failed with code " + std::to_string(rc));
+    }
   }
 }
 

@@ -1,16 +1,31 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Downloads released torch-npu wheels (cached) so tests can read their source."""
+"""Released wheels the tests read (never install or import): torch-npu for
+its source, triton-ascend for its launcher generator.
+
+Each is downloaded once into ``FASTLAUNCH_WHEEL_CACHE`` (default
+``~/.cache/fastlaunch/wheels``). Without the cached file and without the
+network, the test asking for it skips, naming the wheel and the reason;
+``FASTLAUNCH_OFFLINE=1`` skips at once instead of trying the network.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 # The oldest release with the APIs fastlaunch patches, and the newest on the index.
 SUPPORTED_TORCH_NPU = ("2.10.0.post7", "2.14.0")
+# The triton-ascend release on the package index whose launcher is the NPU oracle.
+TRITON_ASCEND = "3.2.0"
+# Files of triton-ascend's backend the reference launcher needs.
+ASCEND_BACKEND = ("driver.py", "utils.py", "compiler.py", "npu_utils.cpp")
 
 
 def cache_dir() -> Path:
@@ -20,17 +35,65 @@ def cache_dir() -> Path:
     return path
 
 
-def fetch(version: str) -> Path:
-    """The torch-npu wheel of ``version`` (x86_64, CPython 3.11), downloaded once."""
+@functools.cache
+def _download(requirement: str, stem: str) -> Path | str:
+    """The cached wheel ``stem-*.whl``, downloading it if needed; a reason
+    string when neither works (remembered, so offline runs try once)."""
     folder = cache_dir()
-    found = sorted(folder.glob(f"torch_npu-{version}-*.whl"))
+    found = sorted(folder.glob(f"{stem}-*.whl"))
     if found:
         return found[0]
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                    "--only-binary=:all:", "--python-version", "3.11", "--platform",
-                    "manylinux_2_28_x86_64", "--platform", "manylinux_2_17_x86_64",
-                    f"torch-npu=={version}", "-d", str(folder)], check=True)
-    return sorted(folder.glob(f"torch_npu-{version}-*.whl"))[0]
+    if os.environ.get("FASTLAUNCH_OFFLINE") == "1":
+        return f"{requirement} is not in {folder} and FASTLAUNCH_OFFLINE=1"
+    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+           "--only-binary=:all:", "--python-version", "3.11", "--platform",
+           "manylinux_2_28_x86_64", "--platform", "manylinux_2_17_x86_64",
+           "--retries", "1", "--timeout", "30", requirement, "-d", str(folder)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"{requirement} is not in {folder} and pip download failed: {err}"
+    found = sorted(folder.glob(f"{stem}-*.whl"))
+    if done.returncode != 0 or not found:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return (f"{requirement} is not in {folder} and pip download failed "
+                f"(offline?): {last}")
+    return found[0]
+
+
+def _wheel(requirement: str, stem: str) -> Path:
+    got = _download(requirement, stem)
+    if isinstance(got, str):
+        pytest.skip(got)
+    return got
+
+
+def fetch(version: str) -> Path:
+    """The torch-npu wheel of ``version`` (x86_64, CPython 3.11); skips the
+    calling test when it can be neither found nor downloaded."""
+    return _wheel(f"torch-npu=={version}", f"torch_npu-{version}")
+
+
+def triton_ascend_backend(version: str = TRITON_ASCEND) -> Path:
+    """``triton/backends/ascend`` of the triton-ascend wheel, extracted into
+    the cache (only the files the reference launcher reads); skips the
+    calling test when the wheel is unavailable."""
+    target = cache_dir() / f"triton_ascend-{version}-backend"
+    if all((target / name).is_file() for name in ASCEND_BACKEND):
+        return target
+    source = WheelSource(_wheel(f"triton-ascend=={version}", f"triton_ascend-{version}"))
+    partial = target.with_name(f"{target.name}.{os.getpid()}")
+    partial.mkdir(parents=True, exist_ok=True)
+    for name in ASCEND_BACKEND:
+        text = source.read(f"triton/backends/ascend/{name}")
+        if text is None:
+            pytest.skip(f"triton-ascend {version} wheel has no triton/backends/ascend/{name}")
+        (partial / name).write_text(text)
+    if target.exists():  # another process finished first
+        shutil.rmtree(partial)
+    else:
+        partial.replace(target)
+    return target
 
 
 class WheelSource:

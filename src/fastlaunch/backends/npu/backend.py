@@ -1,32 +1,40 @@
 # SPDX-License-Identifier: Apache-2.0
 """NPU backend: triton-ascend's packed launcher struct, launched through CANN.
 
-The launch API is chosen per plan from the symbols the loaded CANN libraries
-export: ``aclrtLaunchKernelWithHostArgs`` where present, else
-``rtKernelLaunch`` (``rtKernelLaunchWithFlagV2`` for SIMT kernels). Launches
-go through torch_npu's task queue (an ``OpCommand`` custom handler, see
-``queue.py``) or, with ``queue="inline"``, straight to the runtime.
+The launch API of a plan is the family of the installed triton-ascend (how
+its loader made the kernel handle, see ``family.py``), carried in the spec's
+options by the integration; a plan without one is refused. The loaded CANN
+only has to provide that family's entry points. Launches go through
+torch_npu's task queue (an ``OpCommand`` custom handler, see ``queue.py``),
+inline then synchronised when the kernel's launcher was generated with
+``TRITON_ENABLE_TASKQUEUE=false``, or inline with ``queue="inline"`` (tests).
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.util
-import os
 from collections.abc import Callable, Sequence
 
 from ... import _core, config
 from ...errors import FastLaunchError, PlanUnavailable
 from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
+from . import family as families
 
-# (bytes) -> (address, keep-alive); (count, init) -> (address, keep-alive)
+# (bytes) -> (address, keep-alive)
 Allocator = Callable[[int], tuple[int, object]]
+# (lock count, initial value) -> (address, keep-alive)
 LockAllocator = Callable[[int, int], tuple[int, object]]
+
+#: c10::DeviceType::PrivateUse1, the device type of NPU tensors.
+PRIVATE_USE1 = 20
 
 
 def torch_workspace(size: int) -> tuple[int, object]:
-    """Workspace from torch_npu's caching allocator on the current stream.
+    """Workspace from torch_npu's caching allocator on the current device, as
+    the original's ``at::empty`` in the calling thread.
 
     The block returns to the pool when the tensor is dropped, and the pool
     hands it only to work queued later on the same stream, which runs after
@@ -38,11 +46,49 @@ def torch_workspace(size: int) -> tuple[int, object]:
     return tensor.data_ptr(), tensor
 
 
-def torch_locks(count: int, init: int) -> tuple[int, object]:
-    import torch
+class _CallbackAllocator:
+    """A "fastlaunch.npu_workspace" capsule over a Python LockAllocator, for
+    runs without torch_npu (tests, the differential harness). ctypes takes
+    the GIL when the task calls it, from whichever thread runs the task."""
 
-    tensor = torch.full((count,), init, dtype=torch.int64, device="npu")
-    return tensor.data_ptr(), tensor
+    _ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                              ctypes.POINTER(ctypes.c_void_p))
+    _RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+    class _Table(ctypes.Structure):
+        _fields_ = [("alloc", ctypes.c_void_p), ("release", ctypes.c_void_p)]
+
+    def __init__(self, locks: LockAllocator, init: int) -> None:
+        self.locks = locks
+        self.init = init
+        self.owners: dict[int, object] = {}
+        self._alloc = self._ALLOC(self._on_alloc)
+        self._release = self._RELEASE(self._on_release)
+        self._table = self._Table(ctypes.cast(self._alloc, ctypes.c_void_p).value,
+                                  ctypes.cast(self._release, ctypes.c_void_p).value)
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        self.capsule = new(ctypes.addressof(self._table), b"fastlaunch.npu_workspace", None)
+
+    def _on_alloc(self, size, _stream, owner):
+        try:
+            address, keep = self.locks(size // 8, self.init)
+        except Exception:  # the task reports a failed allocation, as the original
+            return None
+        key = id(keep) if keep is not None else address
+        self.owners[key] = keep
+        owner[0] = key
+        return address
+
+    def _on_release(self, key):
+        self.owners.pop(key, None)
+
+
+@functools.cache
+def _plan_takes_device() -> bool:
+    """Whether this ``_core.Plan`` checks tensors against an expected device."""
+    return "expected_device" in (_core.Plan.__init__.__doc__ or "")
 
 
 class NpuBackend(Backend):
@@ -50,19 +96,31 @@ class NpuBackend(Backend):
     abi = "npu"
 
     def __init__(self, libraries: Sequence[str] | None = None, queue: str = "auto",
-                 workspace: Allocator = torch_workspace, locks: LockAllocator = torch_locks,
-                 ) -> None:
+                 workspace: Allocator = torch_workspace, allocator: object = None,
+                 locks: LockAllocator | None = None, family: str | None = None) -> None:
         """``queue``: "auto" submits through torch_npu's task queue (needs torch_npu),
-        "inline" calls the runtime directly (tests, and runs with the queue off)."""
+        "inline" calls the runtime directly (tests). ``allocator``: the
+        "fastlaunch.npu_workspace" capsule for sync-block locks (default:
+        torch_npu's, with the task queue); ``locks``, a Python stand-in for it
+        (tests), called as ``locks(count, init)`` inside the task; the backend
+        still copies the initial values. ``family``: the launch family for
+        specs that carry none (tests, benchmarks); normally the installed
+        triton-ascend's, set by the integration."""
         if queue not in ("auto", "inline"):
             msg = f"queue: got {queue!r}, expected 'auto' or 'inline'"
+            raise ValueError(msg)
+        if family not in (None, "rt", "acl"):
+            msg = f"family: got {family!r}, expected None, 'rt' or 'acl'"
             raise ValueError(msg)
         self.libraries = tuple(libraries or config.get().cann_libraries)
         self.queue = queue
         self.workspace = workspace
+        self.family = family
+        self._allocator = allocator
         self.locks = locks
         self._runtime: _core.NpuRuntime | None = None
         self._submit: object = None
+        self._keep: list = []  # callback allocators live as long as the backend
 
     @property
     def runtime(self) -> _core.NpuRuntime:
@@ -79,7 +137,9 @@ class NpuBackend(Backend):
         return (not missing), "; ".join(missing)
 
     def launch_api(self) -> str:
-        return self.runtime.launch_api or "none"
+        """The launch family plans use (from triton-ascend, not from CANN)."""
+        found = self.family or families.installed().family
+        return found if isinstance(found, str) else (found.name if found else "none")
 
     def _submitter(self) -> object:
         if self.queue == "inline":
@@ -90,11 +150,36 @@ class NpuBackend(Backend):
             self._submit = queue.submit_capsule()
         return self._submit
 
+    def _lock_allocator(self, init: int) -> object:
+        if self.locks is not None:
+            wrapper = _CallbackAllocator(self.locks, init)
+            self._keep.append(wrapper)
+            return wrapper.capsule
+        if self._allocator is None and self.queue == "auto":
+            from . import queue
+
+            self._allocator = queue.allocator_capsule()
+        return self._allocator
+
+    def _family(self, opts) -> str:
+        name = opts.get("family") or self.family
+        if name:
+            return str(name)
+        detection = families.installed()
+        if detection.family is None:
+            raise PlanUnavailable(detection.reason, detail=detection.detail)
+        return detection.family.name
+
     def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
         opts = spec.options
         refusal = self._refusal(opts)
         if refusal:
             raise PlanUnavailable(*refusal)
+        family = self._family(opts)
+        simt_launch = bool(opts.get("simt_launch"))
+        missing = self.runtime.missing_for(family, simt_launch)
+        if missing:
+            raise PlanUnavailable("launch_api_unavailable", detail=f"{family} family: {missing}")
         runtime_positions = [p for p in spec.positions if p < input_count]
         n_fixed = len(spec.positions) - len(runtime_positions)
         if list(spec.positions[len(runtime_positions):]) != list(
@@ -103,28 +188,28 @@ class NpuBackend(Backend):
                                   detail=f"positions {spec.positions}, {len(fixed_args)} fixed")
         if self.queue == "auto":  # running under torch_npu (tests use plain objects)
             torch_accessor.ensure()
-        ffts_addr = 0
+        lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
+        lock_init = int(opts.get("lock_init_value", 0) or 0)
+        device = {"expected_device": (PRIVATE_USE1, spec.device)} if _plan_takes_device() else {}
         try:
-            if opts.get("ffts"):
-                ffts_addr = self.runtime.ffts_address()  # once per plan; zero refuses
+            ffts = bool(opts.get("ffts"))
+            ffts_addr = self.runtime.ffts_address(family, spec.device) if ffts else 0
             plan = _core.Plan("npu", list(spec.signature), names=list(spec.names),
                               runtime_arg_count=len(runtime_positions),
                               positions=runtime_positions, input_count=input_count,
-                              fixed_args=tuple(fixed_args), ffts=bool(opts.get("ffts")),
-                              ffts_addr=ffts_addr, pure_simt=bool(opts.get("pure_simt")),
-                              static_grid=spec.static_grid)
-            launcher = _core.NpuLauncher(plan, self.runtime, spec.name, spec.handle,
-                                         bool(opts.get("simt")),
-                                         int(opts.get("dyn_ubuf_size", 0)), self._submitter())
+                              fixed_args=tuple(fixed_args), ffts=ffts, ffts_addr=ffts_addr,
+                              pure_simt=bool(opts.get("pure_simt")),
+                              static_grid=spec.static_grid, **device)
+            launcher = _core.NpuLauncher(
+                plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
+                local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),
+                taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
+                lock_init=lock_init,
+                allocator=self._lock_allocator(lock_init) if lock_num else None)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
         launcher.workspace_size = max(int(opts.get("workspace_size", 0) or 0), 0)
-        launcher.lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
-        launcher.lock_init = int(opts.get("lock_init_value", 0) or 0)
-        if (launcher.workspace_size or launcher.lock_num) and not plan.has_hidden_slots:
-            raise PlanUnavailable("memory_without_slots",
-                                  detail="pure-SIMT kernel asks for workspace or locks")
         return launcher
 
     @staticmethod
@@ -135,57 +220,75 @@ class NpuBackend(Backend):
         if int(opts.get("coalesce_factor", 1) or 1) > 1:
             return ("coalesced_grid_unsupported",
                     f"coalesce_factor={opts['coalesce_factor']} divides the grid")
-        if os.environ.get("TRITON_ALL_BLOCKS_PARALLEL", "").strip().lower() in (
-                "1", "true", "yes", "on"):
+        if opts.get("blocks_parallel"):
             return ("blocks_parallel_clamp_unsupported",
                     "TRITON_ALL_BLOCKS_PARALLEL clamps blockDim to the core count")
-        if opts.get("pure_simt") and not opts.get("simt"):
-            return ("pure_simt_without_simt", "pure-SIMT kernels must be SIMT")
-        if not 0 <= int(opts.get("dyn_ubuf_size", 0)) <= 0xFFFFFFFF:
-            return ("dyn_ubuf_size_out_of_range", str(opts.get("dyn_ubuf_size")))
+        if not 0 <= int(opts.get("local_memory", 0) or 0) <= 0xFFFFFFFF:
+            return ("local_memory_out_of_range", str(opts.get("local_memory")))
         return None
 
-    def _memory(self, plan, grid: Sequence[int]) -> tuple[int, int, list]:
-        keep: list = []
-        workspace = lock = 0
-        if plan.workspace_size:
-            workspace, owner = self.workspace(plan.workspace_size * grid[0] * grid[1] * grid[2])
-            keep.append(owner)
-        if plan.lock_num:
-            lock, owner = self.locks(plan.lock_num, plan.lock_init)
-            keep.append(owner)
-        return workspace, lock, keep
+    def _workspace(self, plan, grid: Sequence[int]) -> tuple[int, object]:
+        # The original sizes it by the uint32 product of the grid.
+        blocks = (int(grid[0]) * int(grid[1]) * int(grid[2])) & 0xFFFFFFFF
+        return self.workspace(plan.workspace_size * blocks)
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
         try:
-            if plan.workspace_size or plan.lock_num:
+            if plan.workspace_size:
                 plan.plan.check_grid(*grid)  # refuse before allocating
-                workspace, lock, _keep = self._memory(plan, grid)
-                plan.launch(stream, grid, args, workspace, lock)
+                workspace, _keep = self._workspace(plan, grid)
+                plan.launch(stream, grid, args, workspace)
             else:
                 plan.launch(stream, grid, args)
         except Exception as err:
             raise self.translate_error(err) from err
 
     def bind_launch(self, plan):
-        if plan.workspace_size or plan.lock_num:
+        if plan.workspace_size:
             return functools.partial(self.launch, plan)
         return plan.launch
 
     def native_launcher(self, plan):
-        return None if plan.workspace_size or plan.lock_num else plan
+        return None if plan.workspace_size else plan
 
     def translate_error(self, err: BaseException) -> FastLaunchError:
         return native.translate(err)
 
     def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
-        workspace, lock, _keep = self._memory(plan, grid)
-        data = plan.plan.pack(tuple(args), tuple(grid), workspace=workspace, sync_lock=lock)
+        """The record of one launch. The lock slot reads 0: the locks are only
+        allocated inside the task, as the original does."""
+        workspace, _keep = self._workspace(plan, grid) if plan.workspace_size else (0, None)
+        data = plan.plan.pack(tuple(args), tuple(grid), workspace=workspace)
         block_dim = grid[0] * grid[1] * grid[2]
         return LaunchRecord(plan.spec.name, data, tuple(grid), block_dim, stream,
                             {"api": plan.api, "queued": plan.queued,
                              **dict(plan.spec.options)})
 
     def plan_summary(self, plan) -> str:
-        return (f"npu {plan.spec.name}: {plan.api} launch, {plan.plan.size}-byte args, "
-                f"{'task queue' if plan.queued else 'inline'}")
+        return (f"npu {plan.spec.name}: {plan.api} launch "
+                f"({plan.spec.options.get('family') or self.family or 'detected'} family), "
+                f"{plan.plan.size}-byte args, {'task queue' if plan.queued else 'inline'}")
+
+
+def launch_family_report(libraries: Sequence[str] | None = None) -> list[tuple[str, str]]:
+    """(what, finding) lines for ``doctor``: the launch family of the installed
+    triton-ascend and whether the loaded CANN can launch it."""
+    detection = families.installed()
+    lines = []
+    if detection.family is None:
+        lines.append(("launch API", f"none: plans refused ({detection.reason}: "
+                                    f"{detection.detail})"))
+    else:
+        fam = detection.family
+        api = {"rt": "rtKernelLaunch (SIMT on 910_95: rtKernelLaunchWithFlagV2)",
+               "acl": "aclrtLaunchKernelWithHostArgs (SIMT: DYN_UBUF_SIZE attribute)"}[fam.name]
+        lines.append(("launch API", f"{fam.name} family: {api}; {detection.detail}"))
+    runtime = _core.NpuRuntime(list(libraries or config.get().cann_libraries))
+    lines.append(("CANN entry points", f"families {runtime.families or 'none'}"
+                                       + (f" ({runtime.missing})" if runtime.missing else "")))
+    if detection.family is not None:
+        missing = runtime.missing_for(detection.family.name, False)
+        lines.append(("launch API in CANN", missing or "present"))
+    lines.append(("msprof switch", "registered" if _core.npu_msprof_registered()
+                  else "not registered (msprof not found)"))
+    return lines

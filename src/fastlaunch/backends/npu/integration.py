@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from typing import Any
 
 from ... import abi, codegen, config, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ..base import KernelSpec
-from . import contract
+from . import contract, family, kernel_meta
 
 log = logging.getLogger(__name__)
 _choice = ""  # which implementation is active, for doctor
@@ -62,30 +61,50 @@ def choice() -> str:
     return _choice
 
 
-def _meta(binary: Any, name: str, default: Any = None) -> Any:
-    return launchers.metadata_value(getattr(binary, "metadata", None), name, default)
+def _triton_ffts() -> bool:
+    """The generator's own FFTS test (triton-ascend's utils)."""
+    from triton.backends.ascend import utils
+
+    return bool(utils.is_ffts_supported(utils.get_ascend_arch_from_env())
+                and not utils.force_disable_ffts())
 
 
 def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
-    """The KernelSpec of one freshly made NPU launcher."""
+    """The KernelSpec of one freshly made NPU launcher.
+
+    Layout and launch options come from ``kernel_meta.describe`` over what
+    triton-ascend's generator got for this kernel (``bin.src``'s signature and
+    constants, ``bin.metadata``); the launch family from the installed
+    triton-ascend (refused, with the reason, when it cannot be told).
+    """
     from torch_npu._inductor.runtime import triton_heuristics as th
-    from torch_npu._inductor.utils import triton_support_ffts
 
     inductor_meta = compile_result.inductor_meta
     if inductor_meta.get("group_enabled"):
         return None  # grouped launchers are bound to autotuner.run, never planned
-    compile_meta = compile_result.compile_meta
+    detection = family.installed()
+    if detection.family is None:
+        raise PlanUnavailable(detection.reason, detail=detection.detail)
     scope = launcher.__globals__
     binary = scope["bin"]
-    args = launchers.def_args(launcher)
-    signature = compile_meta["signature"]
-    params = [a for a in binary.src.fn.arg_names if signature.get(a, "constexpr") != "constexpr"]
+    src = binary.src
+    arg_names = list(src.fn.arg_names)
+    packed = scope.get("metadata")
     try:
-        positions = tuple(args.index(name) for name in params)
+        meta = kernel_meta.describe(
+            getattr(src, "signature", {}) or {}, getattr(src, "constants", {}) or {},
+            binary.metadata, handle=int(scope["function"]),
+            kernel_name=inductor_meta.get("kernel_name") or src.fn.__name__,
+            family=detection.family, ffts=_triton_ffts(), arg_names=arg_names,
+            packed_metadata=packed if isinstance(packed, dict) else None)
+    except kernel_meta.KernelMetaError as err:
+        raise PlanUnavailable(err.reason, detail=err.detail) from None
+    args = launchers.def_args(launcher)
+    try:
+        positions = tuple(args.index(name) for name in meta.names)
     except ValueError as err:
         raise PlanUnavailable("launcher_args_unmapped", detail=str(err)) from None
-    types = tuple(signature[name] for name in params)
-    for t in types:
+    for t in meta.signature:
         abi.kind_of(t)
     cfg = compile_result.config
     blocks = tuple(inductor_meta.get("runtime_block_arg_names", ()))
@@ -93,28 +112,15 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
             and not blocks:
         grid_expr = th.GridExpr.from_meta(inductor_meta, cfg)
     else:
-        numels = [a for a in binary.src.fn.arg_names if "_numel" in a]
+        numels = [a for a in arg_names if "_numel" in a]
         grid_expr = th.GridExprNpu.from_meta_and_set_numel(inductor_meta, cfg, numels)
     grid, static_grid, grid_program = launchers.grid_resolver(grid_expr, launcher, args)
-    pure_simt = bool(_meta(binary, "is_pure_simt", None) or _meta(binary, "force_simt_only"))
-    options = {
-        "ffts": bool(triton_support_ffts()),
-        "pure_simt": pure_simt,
-        "simt": "simt" in str(_meta(binary, "parallel_mode", "")).lower() or pure_simt,
-        "dyn_ubuf_size": int(_meta(binary, "shared_mem_dynamic_size", 0) or 0),
-        "workspace_size": int(_meta(binary, "workspace_size", 0) or 0),
-        "lock_num": int(_meta(binary, "lock_num", 0) or 0),
-        "lock_init_value": int(_meta(binary, "lock_init_value", 0) or 0),
-        "coalesce_factor": int(_meta(binary, "coalesce_factor", 1) or 1),
-        "device_print": os.getenv("TRITON_DEVICE_PRINT", "false").lower() in ("true", "1"),
-    }
-    name = inductor_meta.get("kernel_name") or binary.src.fn.__name__
     return KernelSpec(
-        name=str(name), handle=int(scope["function"]), signature=types, names=tuple(params),
+        name=meta.name, handle=meta.handle, signature=meta.signature, names=meta.names,
         positions=positions, grid=grid, static_grid=static_grid, grid_program=grid_program,
-        device=int(compile_meta.get("device", 0) or 0), options=options, owner=binary,
-        hooks=launchers.hook_lists(scope.get("launch_enter_hook"),
-                                   scope.get("launch_exit_hook")))
+        device=int(compile_result.compile_meta.get("device", 0) or 0), options=meta.options,
+        owner=binary, hooks=launchers.hook_lists(scope.get("launch_enter_hook"),
+                                                 scope.get("launch_exit_hook")))
 
 
 def _eligible(wrapper: Any, kwargs: dict) -> bool:
@@ -142,11 +148,36 @@ def _wrap_call(original, *, positional_ok: bool):
     return call
 
 
+def profiling() -> bool:
+    """Whether msprof is collecting (torch_npu's profiler with NPU activity
+    starts it): the switch triton-ascend's generated launcher reads before
+    reporting each launch. While it is on, calls take the full entry so the
+    original launcher reports them."""
+    from ... import _core
+
+    return _core.npu_msprof_collecting()
+
+
 def _bind_options(autotuner: Any) -> dict:
     from torch_npu._inductor import config as npu_config
 
+    from ... import _core
+
     return {"static_reasons": [("dump_fx_graph", bool(npu_config.dump_fx_graph)),
-                               ("check_accuracy", bool(npu_config.check_accuracy))]}
+                               ("check_accuracy", bool(npu_config.check_accuracy))],
+            "probes": [("msprof", _core.npu_msprof_collecting)],
+            "maybe_full": _core.npu_msprof_collecting}
+
+
+def _register_profiling_switch() -> None:
+    """Load CANN now, so the msprof callback is registered before any
+    profiling session starts (as the original launchers register at load)."""
+    from ... import backends
+
+    try:
+        backends.get("npu").runtime  # noqa: B018 - creating it registers the callback
+    except Exception as err:  # never block installation; plans will say why
+        log.warning("fastlaunch: CANN not loaded at install: %s: %s", type(err).__name__, err)
 
 
 _state = launchers.Integration("npu", _bind_options)
@@ -185,6 +216,7 @@ def install() -> bool:
                 launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
                                              describe_launcher))
     _state.install(patches)
+    _register_profiling_switch()
     _choice = "fastlaunch"
     log.info("fastlaunch: npu integration installed (%s)",
              "torch_npu's in-tree copy present, turned off"

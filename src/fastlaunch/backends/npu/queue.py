@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The torch_npu task-queue submitter, built on first use.
 
-``queue_shim.cpp`` includes torch_npu's ``OpCommand.h``, so it is compiled
-against the installed torch and torch_npu (cached by torch's extension
-builder under ``TORCH_EXTENSIONS_DIR``) rather than when fastlaunch is built.
+``queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` and workspace
+allocator, so it is compiled against the installed torch and torch_npu
+(cached by torch's extension builder under ``TORCH_EXTENSIONS_DIR``) rather
+than when fastlaunch is built.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from pathlib import Path
 
 
 @functools.cache
-def submit_capsule() -> object:
-    """A PyCapsule ("fastlaunch.npu_submit") holding the submit function."""
+def _module() -> object:
     import torch_npu
     from torch.utils import cpp_extension
 
@@ -30,4 +30,14 @@ def submit_capsule() -> object:
                       str(int(getattr(__import__("torch")._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
         verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1",
     )
-    return module.submit_capsule()
+    return module
+
+
+def submit_capsule() -> object:
+    """A PyCapsule ("fastlaunch.npu_submit") holding the submit function."""
+    return _module().submit_capsule()
+
+
+def allocator_capsule() -> object:
+    """A PyCapsule ("fastlaunch.npu_workspace"): torch_npu's workspace allocator."""
+    return _module().allocator_capsule()

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+// A recording fake of the CANN runtime, msprof and torch_npu's task queue.
+//
+// It exports every entry point a generated triton-ascend launcher (rt or ACL
+// family) and fastlaunch's NPU backend can reach, and logs each call with
+// what the device would have been told: API, handle, block dim, stream,
+// argument bytes, launch config, memory copies, allocations, task names and
+// profiler records. Tests read the log through ascend_reference.py.
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "recorder.h"
+#include "runtime/runtime/rt.h"
+#include "toolchain/prof_api.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_EVENTS 4096
+#define MAX_DATA 2048
+#define MAX_PENDING 1024
+#define MAX_CALLBACKS 16384
+
+typedef struct {
+  char api[40];
+  char name[72];          // task name, hashed string
+  uint64_t handle;        // kernel handle; memcpy dst; allocation or FFTS address
+  uint64_t stream;
+  uint64_t value;         // memcpy count; allocation size; hash; task rc
+  uint64_t value2;        // memcpy destMax; launch-config fields other than the UB size
+  uint32_t block_dim;
+  int32_t attr_id;        // -1: launched without a config
+  uint32_t attr_value;    // localMemorySize / dynUBufSize
+  uint32_t flags;         // launch flags; memcpy kind; allocation kind; attr count
+  uint32_t size;          // full size of what `data` holds (maybe cut at MAX_DATA)
+  unsigned char data[MAX_DATA];
+} RecEvent;
+
+static RecEvent events[MAX_EVENTS];
+static int n_events = 0;
+static int overflowed = 0;
+static int launch_error = 0;
+static int submit_error = 0;
+static uint64_t ffts_addr = 0xFF75000000ull;
+static uint64_t next_address = 0;
+static uint64_t cycle = 0;
+
+typedef struct { rec_task_run run; rec_task_release release; void* ctx; } Pending;
+static Pending pending[MAX_PENDING];
+static int n_pending = 0;
+static int deferred = 0;
+static int last_task_rc = 0;
+
+static ProfCommandHandle callbacks[MAX_CALLBACKS];
+static int n_callbacks = 0;
+
+static RecEvent* add(const char* api) {
+  if (n_events >= MAX_EVENTS) {
+    overflowed = 1;
+    return NULL;
+  }
+  RecEvent* e = &events[n_events++];
+  memset(e, 0, sizeof *e);
+  snprintf(e->api, sizeof e->api, "%s", api);
+  e->attr_id = -1;
+  return e;
+}
+
+static void put_data(RecEvent* e, const void* data, uint64_t size) {
+  e->size = (uint32_t)size;
+  if (data != NULL) memcpy(e->data, data, size < MAX_DATA ? size : MAX_DATA);
+}
+
+static int launch(const char* api, const void* func, uint32_t block_dim, void* stream,
+                  const void* args, uint64_t size) {
+  RecEvent* e = add(api);
+  if (e == NULL) return 507899;
+  e->handle = (uint64_t)(uintptr_t)func;
+  e->block_dim = block_dim;
+  e->stream = (uint64_t)(uintptr_t)stream;
+  put_data(e, args, size);
+  return launch_error;
+}
+
+// ---- rt family ----
+EXPORT rtError_t rtKernelLaunch(const void* stub, uint32_t block_dim, void* args,
+                                uint32_t args_size, void* sm_desc, rtStream_t stream) {
+  int rc = launch("rtKernelLaunch", stub, block_dim, stream, args, args_size);
+  if (n_events > 0) events[n_events - 1].value2 = (uint64_t)(uintptr_t)sm_desc;
+  return rc;
+}
+
+EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim,
+                                          rtArgsEx_t* info, void* sm_desc, rtStream_t stream,
+                                          uint32_t flags, const rtTaskCfgInfo_t* cfg) {
+  int rc = launch("rtKernelLaunchWithFlagV2", stub, block_dim, stream, info->args,
+                  info->argsSize);
+  RecEvent* e = &events[n_events - 1];
+  e->flags = flags;
+  // Anything but args/argsSize/localMemorySize set would change the launch.
+  e->value2 = (uint64_t)(uintptr_t)sm_desc | (uint64_t)(uintptr_t)info->hostInputInfoPtr |
+              info->tilingAddrOffset | info->tilingDataOffset | info->hostInputInfoNum |
+              info->hasTiling | info->isNoNeedH2DCopy;
+  if (cfg != NULL) {
+    e->attr_id = ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE;  // the same UB size, as ACL names it
+    e->attr_value = cfg->localMemorySize;
+    e->value2 |= (uint64_t)cfg->qos | cfg->partId | cfg->schemMode | cfg->d2dCrossFlag |
+                 cfg->blockDimOffset | cfg->dumpflag | cfg->neverTimeout;
+  }
+  return rc;
+}
+
+EXPORT rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
+  RecEvent* e = add("rtGetC2cCtrlAddr");
+  if (e != NULL) e->handle = ffts_addr;
+  *addr = ffts_addr;
+  *len = 8;
+  return 0;
+}
+
+static int memcpy_event(const char* api, void* dst, uint64_t dest_max, const void* src,
+                        uint64_t count, int kind) {
+  RecEvent* e = add(api);
+  if (e == NULL) return 507899;
+  e->handle = (uint64_t)(uintptr_t)dst;
+  e->value = count;
+  e->value2 = dest_max;
+  e->flags = (uint32_t)kind;
+  put_data(e, src, count);
+  return 0;
+}
+
+EXPORT rtError_t rtMemcpy(void* dst, uint64_t dest_max, const void* src, uint64_t count,
+                          rtMemcpyKind_t kind) {
+  return memcpy_event("rtMemcpy", dst, dest_max, src, count, kind);
+}
+
+EXPORT rtError_t rtStreamSynchronize(rtStream_t stream) {
+  RecEvent* e = add("rtStreamSynchronize");
+  if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
+  return 0;
+}
+
+// ---- ACL family ----
+EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle func, uint32_t block_dim,
+                                              aclrtStream stream, aclrtLaunchKernelCfg* cfg,
+                                              void* host_args, size_t args_size,
+                                              aclrtPlaceHolderInfo* holders, size_t n_holders) {
+  int rc = launch("aclrtLaunchKernelWithHostArgs", func, block_dim, stream, host_args,
+                  args_size);
+  RecEvent* e = &events[n_events - 1];
+  e->value2 = (uint64_t)(uintptr_t)holders | n_holders;
+  if (cfg != NULL) {
+    e->flags = (uint32_t)cfg->numAttrs;
+    if (cfg->numAttrs >= 1) {
+      e->attr_id = cfg->attrs[0].id;
+      e->attr_value = cfg->attrs[0].value.dynUBufSize;
+    }
+  }
+  return rc;
+}
+
+EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
+  RecEvent* e = add("aclrtGetHardwareSyncAddr");
+  if (e != NULL) e->handle = ffts_addr;
+  *addr = (void*)(uintptr_t)ffts_addr;
+  return 0;
+}
+
+EXPORT aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
+                            aclrtMemcpyKind kind) {
+  return memcpy_event("aclrtMemcpy", dst, dest_max, src, count, kind);
+}
+
+EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
+  RecEvent* e = add("aclrtSynchronizeStream");
+  if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
+  return 0;
+}
+
+// ---- torch_npu: caching allocator and task queue ----
+EXPORT uint64_t rec_alloc(int kind, uint64_t size, uint64_t stream) {
+  uint64_t address = 0x7E0000000000ull + next_address;
+  next_address += (size + 0xFFFFF) & ~0xFFFFFull;
+  next_address += 0x100000;
+  RecEvent* e = add("alloc");
+  if (e != NULL) {
+    e->handle = address;
+    e->value = size;
+    e->flags = (uint32_t)kind;
+    e->stream = stream;
+  }
+  return address;
+}
+
+static void run_task(Pending* p) {
+  last_task_rc = p->run(p->ctx);
+  p->release(p->ctx);
+}
+
+EXPORT int rec_submit(const char* name, rec_task_run run, rec_task_release release, void* ctx) {
+  RecEvent* e = add("task");
+  if (e != NULL) snprintf(e->name, sizeof e->name, "%s", name);
+  if (submit_error || (deferred && n_pending >= MAX_PENDING)) {
+    release(ctx);
+    return submit_error ? submit_error : -1;
+  }
+  Pending p = {run, release, ctx};
+  if (deferred) {
+    pending[n_pending++] = p;
+    return 0;
+  }
+  run_task(&p);
+  if (e != NULL) e->value = (uint64_t)(int64_t)last_task_rc;
+  return 0;
+}
+
+EXPORT int rec_run_pending(void) {
+  int ran = n_pending;
+  for (int i = 0; i < n_pending; ++i) run_task(&pending[i]);
+  n_pending = 0;
+  return ran;
+}
+
+EXPORT void* rec_submit_address(void) { return (void*)&rec_submit; }
+
+// ---- msprof ----
+EXPORT int32_t MsprofRegisterCallback(uint32_t module_id, ProfCommandHandle handle) {
+  RecEvent* e = add("MsprofRegisterCallback");
+  if (e != NULL) e->value = module_id;
+  if (n_callbacks >= MAX_CALLBACKS) return -1;
+  callbacks[n_callbacks++] = handle;
+  return 0;
+}
+
+static int32_t report(const char* api, uint32_t aging, const void* data, uint32_t length) {
+  RecEvent* e = add(api);
+  if (e == NULL) return -1;
+  e->flags = aging;
+  put_data(e, data, length);
+  return 0;
+}
+
+EXPORT int32_t MsprofReportApi(uint32_t aging, const struct MsprofApi* api) {
+  return report("MsprofReportApi", aging, api, sizeof *api);
+}
+
+EXPORT int32_t MsprofReportCompactInfo(uint32_t aging, const void* data, uint32_t length) {
+  return report("MsprofReportCompactInfo", aging, data, length);
+}
+
+EXPORT int32_t MsprofReportAdditionalInfo(uint32_t aging, const void* data, uint32_t length) {
+  return report("MsprofReportAdditionalInfo", aging, data, length);
+}
+
+EXPORT uint64_t MsprofGetHashId(const char* info, size_t length) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across runs
+  for (size_t i = 0; i < length; ++i) hash = (hash ^ (unsigned char)info[i]) * 1099511628211ull;
+  RecEvent* e = add("MsprofGetHashId");
+  if (e != NULL) {
+    e->value = hash;
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(length < 71 ? length : 71), info);
+    put_data(e, info, length);
+  }
+  return hash;
+}
+
+EXPORT uint64_t MsprofSysCycleTime(void) { return ++cycle; }
+
+// ---- test controls ----
+// Sends msprof's switch command (type 1 = start) to every registered callback.
+EXPORT int rec_prof_command(uint32_t type, uint64_t prof_switch) {
+  static struct MsprofCommandHandle command;
+  memset(&command, 0, sizeof command);
+  command.type = type;
+  command.profSwitch = prof_switch;
+  int failed = 0;
+  for (int i = 0; i < n_callbacks; ++i)
+    failed += callbacks[i](1, &command, sizeof command) != 0;
+  return failed;
+}
+
+EXPORT int rec_count(void) { return n_events; }
+EXPORT const RecEvent* rec_event(int i) { return (i >= 0 && i < n_events) ? &events[i] : NULL; }
+EXPORT int rec_overflowed(void) { return overflowed; }
+EXPORT int rec_pending(void) { return n_pending; }
+EXPORT int rec_last_task_rc(void) { return last_task_rc; }
+EXPORT int rec_callbacks(void) { return n_callbacks; }
+EXPORT void rec_set_launch_error(int code) { launch_error = code; }
+EXPORT void rec_set_submit_error(int code) { submit_error = code; }
+EXPORT void rec_set_ffts_addr(uint64_t addr) { ffts_addr = addr; }
+EXPORT void rec_set_deferred(int on) { deferred = on; }
+EXPORT size_t rec_event_size(void) { return sizeof(RecEvent); }
+
+
+// Clears the log and the fault settings; pending tasks run first so none leak.
+EXPORT void rec_reset(void) {
+  rec_run_pending();
+  n_events = 0;
+  overflowed = 0;
+  launch_error = 0;
+  submit_error = 0;
+  deferred = 0;
+  ffts_addr = 0xFF75000000ull;
+  next_address = 0;
+}

@@ -1,0 +1,361 @@
+# SPDX-License-Identifier: Apache-2.0
+"""fastlaunch's NPU backend against triton-ascend's own generated launcher.
+
+For each case, triton-ascend 3.2.0's ``generate_npu_wrapper_src`` (from the
+released wheel) renders the launcher, g++ builds it against stub CANN/torch
+headers and the recording runtime, and its ``launch(...)`` runs with Python
+values; fastlaunch's ``NpuBackend`` then runs the same case on the same
+recorder. Everything either side tells the runtime, the task queue, the
+allocator and the profiler is compared. The ACL family (newer triton-ascend
+branches: ``aclrtFuncHandle`` + ``aclrtLaunchKernelWithHostArgs``) runs
+through a variant of the same generator rewritten the way those branches are.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import struct
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from fastlaunch import CallRefused, _core  # noqa: E402
+from fastlaunch.backends.npu import kernel_meta  # noqa: E402
+from fastlaunch.selfcheck import ascend_reference as ar  # noqa: E402
+from helpers import wheels  # noqa: E402
+from helpers.oracle import cc  # noqa: E402
+
+pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler for the reference launcher")
+
+RENDERED = ("i1", "i32", "i64", "u32", "u64", "fp16", "bf16", "fp32", "f32", "fp64")
+UNRENDERED = ("i8", "i16", "u1", "u8", "u16")  # 3.2.0's generator has no C type for them
+POINTEES = ("fp32", "fp16", "bf16", "i32", "i64", "i8", "u8", "i1", "fp64")
+FFTS = 0xFF75000000
+
+
+@pytest.fixture(scope="module")
+def diff(tmp_path_factory):
+    try:
+        backend = wheels.triton_ascend_backend()
+        recorder = ar.Recorder(ar.build_recorder())
+        acl = ar.acl_variant(backend, tmp_path_factory.mktemp("acl") / "ascend")
+        return ar.Differential(recorder, {"rt": ar.Generator(backend),
+                                          "acl": ar.Generator(acl)})
+    except ar.Unavailable as err:
+        pytest.skip(str(err))
+
+
+def ptr(i: int) -> int:
+    return 0x10000000 + 0x1000 * i
+
+
+def value_for(ty: str, i: int):
+    """A distinctive in-range value of type ``ty`` for argument ``i``."""
+    if ty.startswith("*"):
+        return ptr(i)
+    return {"i1": i % 2, "i32": -1000 - i, "i64": -(2**40) - i, "u32": 3_000_000_000 + i,
+            "u64": 2**63 + i, "fp16": 0.5 + i, "bf16": -1.5 - i, "fp32": 1.25 * i,
+            "f32": 2.5 + i, "fp64": 1e300 / (i + 1), "i8": 100 - i, "i16": 30000 - i,
+            "u1": 1, "u8": 200 + i % 50, "u16": 60000 + i}[ty]
+
+
+def call(signature, args=None, grid=(2, 3, 1), **case):
+    signature = tuple(signature)
+    if args is None:
+        args = tuple(value_for(t, i) for i, t in enumerate(signature))
+    for key in ("stream", "handle", "profiling"):
+        case.setdefault(key, ar.Call.__dataclass_fields__[key].default)
+    extra = {k: case.pop(k) for k in ("stream", "handle", "profiling")}
+    return ar.Call(ar.Case(signature, **case), tuple(args), grid, **extra)
+
+
+ALL_KINDS = ("*fp32", *RENDERED, "*i8", *RENDERED[::-1])
+TENSORS = tuple(ar.FakeTensor(ptr(i), (2, 3 + i)) for i in range(4))
+
+TARGETED = {
+    "all_scalar_kinds": call(ALL_KINDS),
+    "pointers_int_none_tensor": call(("*fp32", "*fp16", "*i8", "i32"),
+                                     (ptr(1), None, ar.FakeTensor(ptr(3)), 7)),
+    "null_tensor_pointer": call(("*fp32", "*fp32"), (ar.FakeTensor(0), ptr(1))),
+    "ffts_off_by_env": call(("*fp32", "i32"), disable_ffts=True),
+    "ffts_off_by_arch": call(("*fp32", "i32"), arch="Ascend310B4"),
+    "ffts_on_named_arch": call(("*fp32", "i32"), arch="Ascend910B2"),
+    "workspace": call(("*fp32", "i64"), workspace_size=256, grid=(3, 2, 1)),
+    "workspace_zero": call(("*fp32", "i64"), workspace_size=0),
+    "locks": call(("*fp32", "i32"), lock_num=4, lock_init_value=0),
+    "locks_init_value": call(("*fp32", "i32"), lock_num=3, lock_init_value=-7),
+    "workspace_and_locks": call(("*fp32", "fp32"), workspace_size=64, lock_num=2,
+                                lock_init_value=1),
+    "metadata_without_memory_fields": call(("*fp32",), workspace_size=None, lock_num=None,
+                                           lock_init_value=None),
+    "pure_simt": call(("*fp32", "i32", "*fp32"), force_simt_only=True, parallel_mode="simt",
+                      shared_mem_dynamic_size=122880),
+    "pure_simt_910_95": call(("*fp32", "i32", "*fp32"), force_simt_only=True,
+                             parallel_mode="simt", compile_on_910_95=True,
+                             shared_mem_dynamic_size=122880),
+    "simt_on_910_95": call(("*fp32", "i64"), parallel_mode="mix_simd_simt",
+                           compile_on_910_95=True),
+    "simt_not_910_95": call(("*fp32", "i64"), parallel_mode="mix_simd_simt"),
+    "simt_uppercase_mode": call(("*fp32",), parallel_mode="SIMT", compile_on_910_95=True),
+    "mix_mode_aic": call(("*fp32",), mix_mode="aic"),
+    "mix_mode_mix": call(("*fp32",), mix_mode="mix"),
+    "constants_size_one": call(("*fp32", "*fp32", "i32", "i32"), (ptr(0), ptr(1), 1, 1024),
+                               constants={2: 1}),
+    "constants_size_one_each": call(("i32", "*fp32", "i64", "i32", "fp32"),
+                                    (1, ptr(1), 1, 1, 0.5), constants={0: 1, 2: 1, 3: 1}),
+    "no_args": call(()),
+    "hundred_args": call(tuple(itertools.islice(itertools.cycle(
+        ("*fp32", "i32", "fp64", "u32", "i64", "*bf16", "fp16", "i1")), 100))),
+    "long_kernel_name": call(("*fp32",), name="triton_red_fused__native_layer_norm_"
+                                              "native_layer_norm_backward_sum_123"),
+    "taskqueue_off": call(("*fp32", "i32"), taskqueue=False),
+    "taskqueue_off_locks": call(("*fp32", "i32"), taskqueue=False, lock_num=2),
+    "grid_3d": call(("*fp32",), grid=(7, 5, 3)),
+    "profiling_l0": call(("*fp32", "*fp32", "i32"), (*TENSORS[:2], 5), profiling=1,
+                         tensor_kinds=(0, 1)),
+    "profiling_l1": call(("*fp32", "*fp16", "i32"), (*TENSORS[:2], 5), profiling=2,
+                         tensor_kinds=(0, 2)),
+    "profiling_l1_mix_task": call(("*fp32", "*fp32"), TENSORS[:2], profiling=2,
+                                  tensor_kinds=(0, 1), bs_task_type=41, mix_mode="mix"),
+    "profiling_l1_task_types": call(("*fp32",), TENSORS[:1], profiling=2, tensor_kinds=(1,),
+                                    bs_task_type=32),
+}
+# Values and streams the original launcher accepts although they are out of
+# range for their slot (PyArg_ParseTuple "I"/"K" wrap, "i" keeps i1's 2, "f"
+# overflows to inf) and a null stream it passes on unchecked.
+EDGES = {
+    "u32_wraps": call(("u32", "u32"), (-1, 2**32 + 5)),
+    "u64_wraps": call(("u64", "u64"), (-1, 2**64 + 3)),
+    "i1_given_2": call(("i1", "i1"), (2, -3)),
+    "fp32_overflows_to_inf": call(("fp32", "fp16", "bf16"), (1e39, -1e39, 3.5e38)),
+    "int_for_float": call(("fp32", "fp64"), (3, 2**70)),
+    "bool_for_int": call(("i32", "i64", "u32"), (True, False, True)),
+    "stream_0": call(("*fp32", "i32"), stream=0),
+}
+FAMILIES = ("rt", "acl")
+
+
+@pytest.fixture(scope="module")
+def launchers(diff):
+    """Every targeted and edge case, built once per family."""
+    calls = {**TARGETED, **EDGES}
+    out = {}
+    for family in FAMILIES:
+        built = diff.build(family, [c.case for c in calls.values()])
+        out.update({(family, key): fn for key, fn in zip(calls, built)})
+    return out
+
+
+def compare(diff, launch, family: str, c: ar.Call):
+    ref = diff.reference(family, launch, c)
+    got = diff.fastlaunch(family, c)
+    return ref, got
+
+
+def assert_same(ref, got, c):
+    assert ref.error is None, f"the reference launcher refused {c}: {ref.error!r}"
+    assert got.error is None, f"fastlaunch raised where the original launched: {got.error!r}"
+    assert ar.differences(ref.observed, got.observed) == []
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("key", list(TARGETED))
+def test_targeted(diff, launchers, family, key):
+    c = TARGETED[key]
+    ref, got = compare(diff, launchers[family, key], family, c)
+    assert ref.observed["launches"], "the reference launched nothing"
+    assert_same(ref, got, c)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("key", list(EDGES))
+def test_values_the_original_accepts(diff, launchers, family, key):
+    """Same bytes, or the call handed back (CallRefused) before anything was
+    submitted: never a hard error where the original launched."""
+    c = EDGES[key]
+    ref, got = compare(diff, launchers[family, key], family, c)
+    assert ref.error is None and ref.observed["launches"]
+    if isinstance(got.error, CallRefused):
+        assert got.observed["launches"] == [] and got.observed["tasks"] == []
+        return
+    assert_same(ref, got, c)
+
+
+def test_reference_launcher_is_the_released_one(diff, launchers):
+    """The rt family is 3.2.0's generator untouched: rtKernelLaunch, the FFTS
+    address asked for on every launch, 56 bytes for the size-1 reduction."""
+    c = TARGETED["constants_size_one"]
+    ref = diff.reference("rt", launchers["rt", "constants_size_one"], c)
+    (launch,) = ref.observed["launches"]
+    assert launch["api"] == "rtKernelLaunch" and launch["size"] == 56
+    assert struct.unpack_from("<Q", bytes.fromhex(launch["args"]))[0] == FFTS
+    assert ref.observed["ffts"] == ["rtGetC2cCtrlAddr"]
+    acl = diff.reference("acl", launchers["acl", "constants_size_one"], c)
+    assert acl.observed["launches"][0]["api"] == "aclrtLaunchKernelWithHostArgs"
+    assert acl.observed["launches"][0]["args"] == launch["args"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_original_refusals_launch_nothing_in_fastlaunch(diff, launchers, family):
+    """Where the original raises before launching (an i32 out of range, a
+    string for a float), fastlaunch must not launch either."""
+    for args in ((2**31, 0), (0, "x")):
+        c = call(("i32", "fp32"), args)
+        (launch,) = diff.build(family, [c.case])
+        ref, got = compare(diff, launch, family, c)
+        assert ref.error is not None and ref.observed["launches"] == []
+        assert got.observed["launches"] == [], args
+
+
+# ------------------------------------------------------------ unrenderable kinds
+
+
+def test_unrenderable_kinds_are_refused_like_the_generator(diff):
+    """3.2.0's generator cannot render i8/i16/u1/u8/u16 scalars (KeyError), so
+    no such kernel exists for it; fastlaunch's reading refuses them too."""
+    gen = diff.generators["rt"]
+    refused = {}
+    for ty in UNRENDERED:
+        with pytest.raises(KeyError):
+            gen.render(ar.Case(("*fp32", ty)))
+        try:
+            diff.spec("rt", call(("*fp32", ty)))
+        except kernel_meta.KernelMetaError as err:
+            refused[ty] = err.reason
+    assert refused == dict.fromkeys(UNRENDERED, "signature_type_unrenderable")
+
+
+def _widened(diff, tmp_path):
+    """3.2.0's generator with the C types and parse formats newer branches
+    give the small kinds; their struct fields follow its own rule (aligned 4
+    unless the type ends in 64)."""
+    src = diff.generators["rt"].backend_dir
+    out = tmp_path / "widened"
+    out.mkdir()
+    for name in ("utils.py", "compiler.py", "npu_utils.cpp"):
+        (out / name).write_text((src / name).read_text())
+    text = (src / "driver.py").read_text()
+    for old, new in [
+        ('"i16": "int16_t",\n', '"i16": "int16_t",\n            "u1": "uint32_t", '
+                                '"u8": "uint8_t", "u16": "uint16_t",\n'),
+        ("'i1': 'int32_t',\n", "'i1': 'int32_t', 'i8': 'int8_t', 'i16': 'int16_t', "
+                               "'u1': 'uint32_t', 'u8': 'uint8_t', 'u16': 'uint16_t',\n"),
+        ('"int32_t": "i",\n', '"int32_t": "i", "int8_t": "b", "int16_t": "h", '
+                              '"uint8_t": "B", "uint16_t": "H",\n'),
+    ]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (out / "driver.py").write_text(text)
+    return ar.Generator(out)
+
+
+def test_unrenderable_kinds_follow_the_generators_field_rule(diff, tmp_path):
+    gen = _widened(diff, tmp_path)
+    sigs = [("*fp32", ty, "i32", ty, "i64", ty) for ty in UNRENDERED]
+    sigs.append(("i8", "i16", "u8", "u16", "u1", "*fp32", "i8"))
+    cases = [ar.Case(s) for s in sigs]
+    built = ar.build_launchers(gen, [gen.render(c) for c in cases], diff.recorder.path)
+    for case, launch in zip(cases, built):
+        args = tuple(value_for(t, i) for i, t in enumerate(case.signature))
+        diff.generators["widened"] = gen
+        try:
+            ref = diff.reference("widened", launch, ar.Call(case, args, (2, 1, 1)))
+        finally:
+            del diff.generators["widened"]
+        (launch_record,) = ref.observed["launches"]
+        plan = _core.Plan("npu", list(case.signature), ffts=True, ffts_addr=FFTS)
+        assert plan.pack(args, (2, 1, 1)).hex() == launch_record["args"], case.signature
+
+
+# ------------------------------------------------------------ random mixes
+
+SCALAR = st.sampled_from(RENDERED)
+POINTER = st.sampled_from(POINTEES).map(lambda t: "*" + t)
+
+
+def _scalar_value(ty: str):
+    return {
+        "i1": st.sampled_from([0, 1, True, False]),
+        "i32": st.integers(-(2**31), 2**31 - 1), "i64": st.integers(-(2**63), 2**63 - 1),
+        "u32": st.integers(0, 2**32 - 1), "u64": st.integers(0, 2**64 - 1),
+        "fp64": st.floats(allow_nan=False, width=64),
+    }.get(ty, st.floats(allow_nan=False, width=32))
+
+
+@st.composite
+def random_call(draw) -> ar.Call:
+    profiling = draw(st.sampled_from([0, 0, 0, 1, 2]))
+    n_ptr = draw(st.integers(0, 5))
+    scalars = draw(st.lists(SCALAR, max_size=10))
+    pointers = draw(st.lists(POINTER, min_size=n_ptr, max_size=n_ptr))
+    # Pointers first: the original's msprof tensor info indexes its dtype table
+    # by signature position, which is only initialised for leading pointers.
+    signature = tuple(pointers + scalars) if profiling else tuple(
+        draw(st.permutations(pointers + scalars)))
+    args, constants = [], {}
+    for i, ty in enumerate(signature):
+        if ty.startswith("*"):
+            if profiling:
+                shape = tuple(draw(st.lists(st.integers(1, 64), min_size=1, max_size=9)))
+                args.append(ar.FakeTensor(draw(st.integers(1, 2**64 - 1)), shape))
+            else:
+                args.append(draw(st.one_of(st.integers(0, 2**64 - 1), st.none())))
+        elif ty in ("i32", "i64") and draw(st.integers(0, 5)) == 0:
+            constants[i] = 1  # a size argument torch_npu specialised to 1
+            args.append(1)
+        else:
+            args.append(draw(_scalar_value(ty)))
+    simt_mode = draw(st.sampled_from(["simd", "simt", "mix_simd_simt"]))
+    pure = draw(st.booleans()) and simt_mode == "simt"
+    grid = draw(st.tuples(*[st.integers(1, 40)] * 3).filter(lambda g: math.prod(g) <= 65535))
+    case = ar.Case(
+        signature, constants, name=draw(st.sampled_from(
+            ["triton_poi_fused_0", "triton_red_fused_" + "x" * 60, "k"])),
+        mix_mode=draw(st.sampled_from(["aiv", "aic", "mix"])), parallel_mode=simt_mode,
+        force_simt_only=pure, compile_on_910_95=draw(st.booleans()),
+        shared_mem_dynamic_size=draw(st.sampled_from([122880, 221184, 65536])),
+        workspace_size=draw(st.sampled_from([-1, 0, 32, 1024])),
+        lock_num=draw(st.sampled_from([-1, 0, 1, 5])),
+        lock_init_value=draw(st.sampled_from([0, 1, -1])),
+        bs_task_type=draw(st.sampled_from([0, 10, 21, 32, 41, 52])),
+        tensor_kinds=tuple(draw(st.lists(st.integers(0, 2), min_size=n_ptr, max_size=n_ptr))),
+        arch=draw(st.sampled_from(["", "Ascend910B1", "Ascend310B4"])),
+        disable_ffts=draw(st.booleans()), taskqueue=draw(st.booleans()))
+    return ar.Call(case, tuple(args), grid, stream=draw(st.integers(1, 2**64 - 1)),
+                           handle=draw(st.integers(1, 2**64 - 1)), profiling=profiling)
+
+
+BATCH = 40  # cases per compiled reference module (hypothesis' buffer bounds a draw)
+EXAMPLES = 50  # 50 x 40 = 2,000 random mixes per run
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """Random cases are built here, not in the shared cache."""
+    return tmp_path_factory.mktemp("random")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(family=st.sampled_from(FAMILIES),
+       calls=st.lists(random_call(), min_size=BATCH, max_size=BATCH))
+def test_random_mixes(diff, scratch, family, calls):
+    failures = []
+    built = ar.build_launchers(diff.generators[family],
+                               [diff.generators[family].render(c.case) for c in calls],
+                               diff.recorder.path, scratch)
+    for c, launch in zip(calls, built):
+        ref, got = compare(diff, launch, family, c)
+        if ref.error is not None:
+            failures.append(f"{family} {c}: reference raised {ref.error!r}")
+        elif got.error is not None:
+            failures.append(f"{family} {c}: fastlaunch raised {got.error!r}")
+        else:
+            found = ar.differences(ref.observed, got.observed)
+            if found:
+                failures.append(f"{family} {c}: {found}")
+    assert failures == [], f"{len(failures)} of {len(calls)} differ; first: {failures[:3]}"
