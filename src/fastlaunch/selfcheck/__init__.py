@@ -95,12 +95,29 @@ def _finish(report: Report, json_path: str | None) -> int:
     return report.exit_code
 
 
+def program_names(backend: str) -> tuple[str, ...]:
+    """What ``--program`` accepts for ``backend``."""
+    if backend == "fake-npu":
+        from .fake_npu import CASE_NAMES
+
+        return CASE_NAMES
+    from .cuda import SCALAR_PROGRAM
+    from .suite import PROGRAMS
+
+    return tuple(p.name for p in PROGRAMS) + ((SCALAR_PROGRAM,) if backend == "cuda" else ())
+
+
 def main(argv: list[str]) -> int:
+    parser = _parser()
     try:
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
+        backend, skipped = _pick(args.backend)
+        unknown = sorted(set(args.program or ()) - set(program_names(backend)))
+        if unknown:
+            parser.error(f"--program: got {', '.join(unknown)}, expected one of "
+                         f"{', '.join(program_names(backend))} (backend {backend})")
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code else EXIT_OK
-    backend, skipped = _pick(args.backend)
     if backend == "fake-npu":
         from . import fake_npu
 

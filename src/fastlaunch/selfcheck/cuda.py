@@ -8,7 +8,7 @@ import importlib.metadata
 from .compare import compare
 from .interpose import Recorder
 from .report import Outcome, Report
-from .suite import PROGRAMS, run_programs, selected
+from .suite import PROGRAMS, run_programs
 
 SCALAR_PROGRAM = "scalar-kinds"
 # Every scalar type Triton's CUDA launcher takes, with a value exact in each
@@ -111,10 +111,8 @@ def run(forward: bool, programs: list[str] | None = None) -> Report:
     from ..backends.cuda import integration
 
     names = list(programs or [])
+    suite = tuple(p for p in PROGRAMS if not names or p.name in names)
     with_scalars = not names or SCALAR_PROGRAM in names
-    suite = selected(PROGRAMS, [n for n in names if n != SCALAR_PROGRAM]) if names else PROGRAMS
-    if names == [SCALAR_PROGRAM]:
-        suite = ()
     recorder = Recorder()
     report = Report(backend="cuda", stack=_stack(), forwarded=forward)
     installed_here = integration.install()

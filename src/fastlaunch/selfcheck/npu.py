@@ -14,7 +14,7 @@ import importlib.util
 
 from .interpose import Recorder
 from .report import Outcome, Report
-from .suite import PROGRAMS, run_programs, selected
+from .suite import PROGRAMS, run_programs
 
 
 def available() -> tuple[bool, str]:
@@ -64,7 +64,8 @@ def run(forward: bool, programs: list[str] | None = None) -> Report:
     report = Report(backend="npu", stack=_stack(), forwarded=forward)
     installed_here = integration.install()
     try:
-        report.checked = run_programs("npu", selected(PROGRAMS, programs),
+        report.checked = run_programs("npu", tuple(p for p in PROGRAMS
+                                                   if not programs or p.name in programs),
                                       recorder, report.outcomes,
                                       report.not_checked, forward=forward,
                                       settle=torch.npu.synchronize)

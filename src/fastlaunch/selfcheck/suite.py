@@ -107,18 +107,6 @@ def _inductor_config(patch: dict):
         yield
 
 
-def selected(programs: tuple[Program, ...], names: list[str] | None) -> tuple[Program, ...]:
-    """The programs named (all when ``names`` is empty); unknown names raise."""
-    if not names:
-        return programs
-    known = {p.name for p in programs}
-    unknown = sorted(set(names) - known)
-    if unknown:
-        msg = f"--program: unknown {', '.join(unknown)}; expected one of {', '.join(sorted(known))}"
-        raise ValueError(msg)
-    return tuple(p for p in programs if p.name in names)
-
-
 def run_programs(device: str, programs: tuple[Program, ...], recorder: Recorder,
                  outcomes: list[Outcome], not_checked: list[str], *, forward: bool,
                  settle: Callable[[], Any]) -> list[str]:
