@@ -45,12 +45,18 @@ def _stack() -> dict[str, str]:
 
 def _features(outcomes: list[Outcome]) -> dict[str, bool]:
     """Which NPU launch features the checked kernels exercised."""
-    seen = {"workspace": False, "sync-block locks": False, "SIMT": False, "FFTS": False}
+    seen = {"workspace": False, "sync-block locks": False, "SIMT": False,
+            "SIMT launch (rtKernelLaunchWithFlagV2 or the DYN_UBUF_SIZE attribute)": False,
+            "FFTS": False}
     for o in outcomes:
+        if o.verdict != "equal":
+            continue
         opts = o.options
         seen["workspace"] |= bool(opts.get("workspace_size", 0) and opts["workspace_size"] > 0)
         seen["sync-block locks"] |= bool(opts.get("lock_num", 0) and opts["lock_num"] > 0)
         seen["SIMT"] |= bool(opts.get("simt"))
+        seen["SIMT launch (rtKernelLaunchWithFlagV2 or the DYN_UBUF_SIZE attribute)"] |= bool(
+            opts.get("simt_launch"))
         seen["FFTS"] |= bool(opts.get("ffts"))
     return seen
 

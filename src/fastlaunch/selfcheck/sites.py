@@ -61,9 +61,11 @@ def _launcher_kind(site: CallSite) -> str:
     launchers = getattr(site.autotuner, "launchers", None) or []
     launcher = launchers[0] if len(launchers) == 1 else None
     spec = getattr(launcher, routing.SPEC_ATTR, None)
-    kind = spec.options.get("launcher_kind") if spec is not None else None
-    if kind:
-        return str(kind)
+    options = spec.options if spec is not None else {}
+    if options.get("family"):
+        return f"triton-ascend {options['family']}"
+    if options.get("launcher_kind"):
+        return str(options["launcher_kind"])
     return "static" if getattr(launcher, "_is_static", False) else "triton"
 
 

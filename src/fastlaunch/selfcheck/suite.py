@@ -22,6 +22,7 @@ class Program:
     make: Callable[[str], tuple[Callable, tuple]]  # device -> (function, inputs)
     compile_kw: dict = dataclasses.field(default_factory=dict)
     inductor: dict = dataclasses.field(default_factory=dict)  # torch._inductor.config patch
+    devices: tuple[str, ...] = ("cuda", "npu")
 
 
 def _pointwise(device):
@@ -57,6 +58,19 @@ def _float_input(device):
     return (lambda a, s: a * s + 1, (torch.randn(777, device=device), 0.375))
 
 
+def _gather(device):
+    import torch
+
+    return (lambda a, idx: a[idx] * 2 + 1,
+            (torch.randn(4096, device=device), torch.randint(0, 4096, (3000,), device=device)))
+
+
+def _scan(device):
+    import torch
+
+    return (lambda a: torch.cumsum(a, -1) * 0.5, (torch.randn(16, 2048, device=device),))
+
+
 def _user_kernel(n: int):
     def make(device):
         import torch
@@ -84,7 +98,7 @@ def _user_kernel(n: int):
 PROGRAMS = (
     Program("pointwise", "pointwise kernel", _pointwise),
     Program("pointwise-triton-launcher", "pointwise kernel through Triton's own launcher",
-            _pointwise, inductor={"use_static_cuda_launcher": False}),
+            _pointwise, inductor={"use_static_cuda_launcher": False}, devices=("cuda",)),
     Program("reductions", "row reductions (sum, amax, softmax)", _reductions),
     Program("full-reduction", "full reduction (size argument equal to 1)", _full_reduction),
     Program("dynamic", "dynamic shapes: integer size arguments", _dynamic,
@@ -92,6 +106,10 @@ PROGRAMS = (
     Program("float-input", "a Python float input (the stack decides how it reaches the kernel)",
             _float_input, compile_kw={"dynamic": True}),
     Program("user-kernel", "user-defined Triton kernel", _user_kernel(3000)),
+    # Kernels triton-ascend may compile as SIMT (indirect indexing) or with
+    # workspace and sync-block locks (scans); the report says which it did.
+    Program("gather", "indirect indexing (a SIMT candidate)", _gather, devices=("npu",)),
+    Program("scan", "cumulative sum (workspace and lock candidate)", _scan, devices=("npu",)),
     Program("user-kernel-n1", "user-defined Triton kernel with a size argument equal to 1",
             _user_kernel(1)),
 )
@@ -115,7 +133,7 @@ def run_programs(device: str, programs: tuple[Program, ...], recorder: Recorder,
 
     covered = []
     for program in programs:
-        if program.inductor.get("use_static_cuda_launcher") is False and device != "cuda":
+        if device not in program.devices:
             continue
         torch._dynamo.reset()
         try:
