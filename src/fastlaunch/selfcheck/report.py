@@ -99,8 +99,11 @@ class Report:
         return "\n".join(lines)
 
     def text(self) -> str:
-        out = [f"fastlaunch selfcheck: backend {self.backend}, "
-               f"launches {'forwarded to the device' if self.forwarded else 'swallowed'}",
+        if self.backend == "fake-npu":
+            how = "recorded by a fake CANN runtime"
+        else:
+            how = "forwarded to the device" if self.forwarded else "swallowed (nothing ran)"
+        out = [f"fastlaunch selfcheck: backend {self.backend}, launches {how}",
                "stack: " + ", ".join(f"{k} {v}" for k, v in self.stack.items()), "",
                self.table()]
         for o in self.outcomes:

@@ -110,7 +110,7 @@ PROGRAMS = (
     # workspace and sync-block locks (scans); the report says which it did.
     Program("gather", "indirect indexing (a SIMT candidate)", _gather, devices=("npu",)),
     Program("scan", "cumulative sum (workspace and lock candidate)", _scan, devices=("npu",)),
-    Program("user-kernel-n1", "user-defined Triton kernel with a size argument equal to 1",
+    Program("user-kernel-n1", "user-defined Triton kernel on a 1-element input (size 1)",
             _user_kernel(1)),
 )
 
