@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import subprocess
@@ -21,8 +22,9 @@ import textwrap
 
 import pytest
 
-from fastlaunch import selfcheck
-from fastlaunch.selfcheck import compare, interpose, report
+from fastlaunch import abi, config, fakes, routing, selfcheck
+from fastlaunch.backends.fake import FakeBackend
+from fastlaunch.selfcheck import compare, interpose, report, sites
 from helpers.oracle import cc
 
 needs_cc = pytest.mark.skipif(cc() is None, reason="no C compiler")
@@ -173,6 +175,73 @@ def test_compare_equivalent_apis_and_named_offsets():
                            [_launch()])[0].field == "record"
     assert [d.field for d in compare.compare([_launch()], [_launch(grid=(3, 1, 1), stream=8)])
             ] == ["stream", "grid"]
+
+
+class _FakeRuntimeRecorder:
+    """``interpose.Recorder``'s capture over the fake runtime: planned launches
+    come from the FakeBackend's records, original ones from the launchers'
+    calls, packed by the reference packer as an original launcher would."""
+
+    def __init__(self, backend, launchers, signature):
+        self.backend, self.launchers, self.signature = backend, launchers, signature
+
+    @contextlib.contextmanager
+    def capture(self, forward=False):
+        got = []
+        planned, calls = len(self.backend.launches), [len(x.calls) for x in self.launchers]
+        yield got
+        layout = ((0, 8), (8, 8), (16, 8), (24, 8))  # two pointers, two scratch pointers
+        for r in self.backend.launches[planned:]:
+            got.append(_launch(handle=0xBEEF, stream=r.stream, args=r.data, params=layout))
+        for launcher, before in zip(self.launchers, calls):
+            for args, stream in launcher.calls[before:]:
+                data = abi.pack("cuda", self.signature, args, (1, 1, 1), n_scratch=2)
+                got.append(_launch(handle=0xBEEF, stream=stream, args=data, params=()))
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_differential_runs_each_call_site_both_ways(planted, monkeypatch):
+    backend = FakeBackend("cuda")
+    if planted:  # the plan packs its first field from the second one's input
+        original = FakeBackend.make_plan
+
+        def shifted(self, spec, **kwargs):
+            positions = (spec.positions[1], *spec.positions[1:])
+            return original(self, dataclasses.replace(spec, positions=positions), **kwargs)
+
+        monkeypatch.setattr(FakeBackend, "make_plan", shifted)
+    signature = ("*fp32", "*fp32")
+    good = fakes.FakeLauncher(fakes.spec("k_good", signature))
+    refused = fakes.FakeLauncher(None, refusal="signature_type_unsupported")
+    tuners = [fakes.FakeAutotuner([good], npu_shaped=False),
+              fakes.FakeAutotuner([refused], npu_shaped=False)]
+    slots = [[None], [None]]
+    outcomes = []
+    with config.override(enabled=True, strict=False), sites.CallSites() as found:
+        for i, tuner in enumerate(tuners):
+            routing.bind({"kernel_name": f"k{i}", "abi": "cuda", "arg_count": 2}, tuner,
+                         call_slot=slots[i], backend_for=lambda: backend)
+
+        def program():
+            for slot in slots:
+                slot[0](0x1000, 0x2000, stream=5)
+
+        program()  # warm-up: the full entry, then promotion
+        promoted = [slot[0] for slot in slots]
+        recorder = _FakeRuntimeRecorder(backend, [good, refused], signature)
+        with sites.differential(found.sites, recorder, outcomes):
+            program()
+    assert [slot[0] for slot in slots] == promoted  # the call slots are given back
+    assert len(found.sites) == 2 and found.sites[0].autotuner is tuners[0]
+    assert [len(good.calls), len(refused.calls), len(backend.launches)] == [2, 3, 1]
+    verdicts = [o.verdict for o in outcomes]
+    assert verdicts == ["MISMATCH" if planted else "equal", "not planned"]
+    assert outcomes[1].note == "refused: signature_type_unsupported"
+    assert outcomes[1].differences == []
+    if planted:
+        (diff,) = outcomes[0].differences
+        assert (diff.field, diff.param, diff.offset) == ("args", "param 0", 0)
+        assert (diff.original, diff.planned) == ("0010000000000000", "0020000000000000")
 
 
 def _outcome(kernel, diffs=(), used=True, error=""):
