@@ -338,3 +338,15 @@ def test_planted_packing_bug_fails_naming_kernel_field_and_offset(ascend_backend
         assert diff["planned"] == (0x10001000).to_bytes(8, "little").hex()
         assert f"{o['kernel']}: MISMATCH" in out
         assert f"args {diff['param']} at offset {diff['offset']}" in out
+
+
+@pytest.mark.parametrize("backend", ["cuda", "npu"])
+def test_device_backend_without_device_is_unchecked(backend, monkeypatch, capsys, tmp_path):
+    from fastlaunch.selfcheck import cuda, npu
+
+    module = cuda if backend == "cuda" else npu
+    monkeypatch.setattr(module, "available", lambda: (False, "no device here"))
+    code = selfcheck.main(["--backend", backend, "--json", str(tmp_path / "r.json")])
+    assert code == report.EXIT_UNCHECKED
+    assert f"{backend}: no device here" in capsys.readouterr().out
+    assert json.loads((tmp_path / "r.json").read_text())["exit_code"] == report.EXIT_UNCHECKED

@@ -123,16 +123,17 @@ def main(argv: list[str]) -> int:
 
         report = fake_npu.run(args.ascend_backend, args.program)
     else:
+        from . import cuda, npu
+
+        stack = cuda if backend == "cuda" else npu
+        ok, why = stack.available()
+        if not ok:
+            return _finish(unchecked(backend, [f"{backend}: {why}"]), args.json)
         if not interpose.preloaded():
             if os.environ.get(_CHILD_ENV):
                 return _finish(unchecked(backend, [
                     "the interposition layer did not load in the child process"]), args.json)
             return _in_child(argv, backend)
-        from . import cuda, npu
-
-        ok, why = (cuda if backend == "cuda" else npu).available()
-        if not ok:
-            return _finish(unchecked(backend, [f"{backend}: {why}"]), args.json)
-        report = (cuda if backend == "cuda" else npu).run(args.launch, args.program)
+        report = stack.run(args.launch, args.program)
     report.not_checked += [f"backend {w}" for w in skipped]
     return _finish(report, args.json)
