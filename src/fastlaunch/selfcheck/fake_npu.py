@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: Apache-2.0
+"""selfcheck without a device: the NPU suite on a recording fake CANN.
+
+The original is triton-ascend's own launcher, rendered by its generator and
+built against the recorder (``ascend_reference``); the planned path is
+fastlaunch's NPU backend on the same recorder. Both launch families run: the
+rt family of triton-ascend 3.2.0, and the ACL family of newer branches (3.2.0's
+generator rewritten the way they are). The generator comes from an installed
+triton-ascend or from its wheel in the wheel cache; selfcheck does not
+download it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from . import ascend_reference as ar
+from .compare import Difference, compare
+from .interpose import Launch
+from .report import Outcome, Report
+
+BACKEND_FILES = ("driver.py", "utils.py", "compiler.py", "npu_utils.cpp")
+FFTS_ARCH = "Ascend910B2"
+
+
+def _ptr(i: int) -> int:
+    return 0x10000000 + 0x1000 * i
+
+
+def _tensor(i: int) -> ar.FakeTensor:
+    return ar.FakeTensor(_ptr(i), (4, 8 + i))
+
+
+@dataclasses.dataclass(frozen=True)
+class NpuCase:
+    name: str
+    what: str
+    call: ar.Call
+    families: tuple[str, ...] = ("rt", "acl")
+
+
+def _call(signature, args, grid=(8, 1, 1), **case) -> ar.Call:
+    return ar.Call(ar.Case(tuple(signature), **case), tuple(args), grid)
+
+
+SCALARS = ("i1", "i32", "i64", "u32", "u64", "fp16", "bf16", "fp32", "fp64")
+SCALAR_VALUES = (1, -70000, -(2**40) - 3, 3_000_000_000, 2**63 + 5, 1.5, -2.25, 3.5, -0.125)
+
+CASES = (
+    NpuCase("pointwise", "pointwise kernel, FFTS on",
+            _call(("*fp32", "*fp32", "*fp32", "i32"),
+                  (_tensor(0), _tensor(1), _tensor(2), 4096), arch=FFTS_ARCH)),
+    NpuCase("reduction", "reduction with two size arguments",
+            _call(("*fp32", "*fp32", "i32", "i32"), (_tensor(0), _tensor(1), 37, 3000),
+                  grid=(37, 1, 1))),
+    NpuCase("reduction-size-1", "full reduction: a size argument equal to 1 (a constant)",
+            _call(("*fp32", "*fp32", "i32", "i32"), (_tensor(0), _tensor(1), 1, 1024),
+                  grid=(1, 1, 1), constants={2: 1})),
+    NpuCase("scalar-kinds", "every scalar kind 3.2.0's generator renders: " + ", ".join(SCALARS),
+            _call(("*fp32", *SCALARS), (_tensor(0), *SCALAR_VALUES))),
+    NpuCase("workspace-locks", "workspace and sync-block locks",
+            _call(("*fp32", "i64"), (_tensor(0), 1 << 33), grid=(3, 2, 1), workspace_size=256,
+                  lock_num=4, lock_init_value=0)),
+    NpuCase("mix-ffts", "mix kernel (cube + vector) with FFTS",
+            _call(("*fp16", "*fp16", "*fp32", "i32"),
+                  (_tensor(0), _tensor(1), _tensor(2), 512), mix_mode="mix", arch=FFTS_ARCH)),
+    NpuCase("simt-910_95", "SIMT kernel compiled for 910_95 (task config, local memory)",
+            _call(("*fp32", "i64"), (_tensor(0), 99), parallel_mode="mix_simd_simt",
+                  compile_on_910_95=True)),
+    NpuCase("pure-simt", "pure-SIMT kernel (no hidden lock/workspace slots)",
+            _call(("*fp32", "i32", "*fp32"), (_tensor(0), 5, _tensor(1)), force_simt_only=True,
+                  parallel_mode="simt", shared_mem_dynamic_size=122880)),
+    NpuCase("user-kernel", "user-defined kernel: int, None and tensor pointers, floats",
+            _call(("*fp32", "*fp16", "*i8", "fp32", "i64"),
+                  (_ptr(7), None, _tensor(3), 0.5, -9))),
+    NpuCase("taskqueue-off", "TRITON_ENABLE_TASKQUEUE=false: inline launch, then synchronise",
+            _call(("*fp32", "i32"), (_tensor(0), 64), taskqueue=False)),
+)
+CASE_NAMES = tuple(c.name for c in CASES)
+
+
+def _installed_backend() -> Path | None:
+    """``triton/backends/ascend`` of an installed triton-ascend (not imported)."""
+    for entry in sys.path:
+        folder = Path(entry or ".") / "triton" / "backends" / "ascend"
+        if all((folder / name).is_file() for name in BACKEND_FILES):
+            return folder
+    return None
+
+
+def _wheel_cache() -> Path:
+    return Path(os.environ.get("FASTLAUNCH_WHEEL_CACHE",
+                               Path.home() / ".cache" / "fastlaunch" / "wheels"))
+
+
+def _cached_backend() -> Path | None:
+    """The backend folder from the wheel cache: extracted already, or from a wheel."""
+    cache = _wheel_cache()
+    for folder in sorted(cache.glob("triton_ascend-*-backend"), reverse=True):
+        if all((folder / name).is_file() for name in BACKEND_FILES):
+            return folder
+    for wheel in sorted(cache.glob("triton_ascend-*.whl"), reverse=True):
+        target = Path(tempfile.mkdtemp(prefix="fastlaunch-ascend-"))
+        with zipfile.ZipFile(wheel) as zf:
+            names = set(zf.namelist())
+            wanted = [f"triton/backends/ascend/{n}" for n in BACKEND_FILES]
+            if not all(w in names for w in wanted):
+                continue
+            for member, name in zip(wanted, BACKEND_FILES):
+                (target / name).write_bytes(zf.read(member))
+        return target
+    return None
+
+
+def find_backend(explicit: str | None) -> tuple[Path | None, str]:
+    """The triton-ascend backend folder to render launchers with, or why there is none."""
+    if explicit:
+        folder = Path(explicit)
+        missing = [n for n in BACKEND_FILES if not (folder / n).is_file()]
+        if missing:
+            return None, f"--ascend-backend {folder} lacks {', '.join(missing)}"
+        return folder, f"--ascend-backend {folder}"
+    folder = _installed_backend()
+    if folder is not None:
+        return folder, f"installed triton-ascend ({folder})"
+    folder = _cached_backend()
+    if folder is not None:
+        return folder, f"wheel cache ({folder})"
+    return None, ("triton-ascend's launcher generator is not available: no installed "
+                  f"triton-ascend and no triton_ascend wheel in {_wheel_cache()} (get one with "
+                  f"`pip download --no-deps --only-binary=:all: triton-ascend==3.2.0 "
+                  f"-d {_wheel_cache()}` on a machine with network access)")
+
+
+def _launches(observed: dict) -> list[Launch]:
+    return [Launch(api=x["api"], handle=x["handle"], stream=x["stream"], grid=(0, 0, 0),
+                   block=(0, 0, 0), shared=0, block_dim=x["block_dim"], flags=x["attr"][2],
+                   attrs=((x["attr"][0], f"{x['attr'][1]:x}"),), extra=x["extra"],
+                   args=bytes.fromhex(x["args"]), params=(), problem="", rc=0)
+                for x in observed["launches"]]
+
+
+def _field_names(diff: ar.Differential, family: str, call: ar.Call) -> list[tuple[str, int, int]]:
+    """The planned layout's fields, to name differing bytes."""
+    from ..backends.npu.backend import NpuBackend
+
+    rec = diff.recorder
+    try:
+        with ar.environment(call.case.env()):
+            backend = NpuBackend(libraries=[str(rec.path)], queue="inline",
+                                 workspace=lambda size: (0, None),
+                                 locks=lambda count, init: (0, None))
+            plan = backend.make_plan(diff.spec(family, call), input_count=len(call.args),
+                                     fixed_args=())
+    except Exception:  # the comparison already reports the failing side
+        return []
+    return [tuple(f) for f in plan.plan.fields]
+
+
+def check(diff: ar.Differential, case: NpuCase, family: str, launcher: ar.Launcher) -> Outcome:
+    outcome = Outcome(kernel=f"{case.name} [{family}]", launcher=f"triton-ascend {family}",
+                      original=[], planned=[], differences=[], planned_used=False)
+    ref = diff.reference(family, launcher, case.call)
+    got = diff.fastlaunch(family, case.call)
+    if ref.error is not None or got.error is not None:
+        outcome.error = (f"original: {ref.error!r}; planned: {got.error!r}"
+                         if got.error is None or ref.error is None
+                         or type(ref.error) is not type(got.error) else "")
+        if not outcome.error:  # both refused the same way: what the original does
+            outcome.note = f"both refuse: {type(ref.error).__name__}"
+            return outcome
+    outcome.original, outcome.planned = _launches(ref.observed), _launches(got.observed)
+    outcome.planned_used = got.error is None
+    names = _field_names(diff, family, case.call)
+    outcome.differences = compare(outcome.original, outcome.planned, names)
+    outcome.differences += [
+        Difference(key, repr(ref.observed[key]), repr(got.observed.get(key)))
+        for key in ref.observed if key != "launches" and ref.observed[key] != got.observed.get(key)]
+    return outcome
+
+
+def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report:
+    report = Report(backend="fake-npu", stack={}, forwarded=False)
+    folder, source = find_backend(ascend_backend)
+    if folder is None:
+        report.not_checked.append(source)
+        return report
+    cases = tuple(c for c in CASES if not programs or c.name in programs)
+    try:
+        recorder = ar.Recorder(ar.build_recorder())
+        work = Path(tempfile.mkdtemp(prefix="fastlaunch-selfcheck-"))
+        generators = {"rt": ar.Generator(folder),
+                      "acl": ar.Generator(ar.acl_variant(folder, work / "acl"))}
+    except ar.Unavailable as err:
+        report.not_checked.append(f"the reference launcher cannot be built here: {err}")
+        return report
+    report.stack = {"triton-ascend generator": source, "runtime": "recording fake CANN"}
+    diff = ar.Differential(recorder, generators, work)
+    for family in ("rt", "acl"):
+        chosen = [c for c in cases if family in c.families]
+        launchers = diff.build(family, [c.call.case for c in chosen])
+        report.outcomes += [check(diff, c, family, launch)
+                            for c, launch in zip(chosen, launchers)]
+    report.checked = [f"{c.name}: {c.what}" for c in cases]
+    report.checked.append("per launch: API, handle, blockDim, stream, flags and task config, "
+                          "argument bytes (the original's struct padding excluded) and size; "
+                          "task-queue tasks, workspace and lock allocations and their "
+                          "initialisation copies, synchronisations, FFTS queries")
+    report.not_checked += [
+        "msprof: while it collects, every call takes the original launcher (routing), so no "
+        "planned launch exists to compare",
+        "the real CANN runtime and device: run selfcheck on an Ascend machine (backend npu)"]
+    return report

@@ -1,0 +1,352 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``fastlaunch selfcheck`` on the CPU.
+
+* The interposition layer, preloaded into a child process over a fake
+  ``libcuda.so.1``: it catches launches reached through ``dlsym`` (fastlaunch's
+  own CUDA launcher) and through ``cuGetProcAddress`` (as torch's driver stubs
+  and Triton do), rebuilds ``kernelParams`` into bytes, swallows or forwards.
+* The comparison and the report.
+* The fake-npu suite: triton-ascend's own rendered launcher against
+  fastlaunch's NPU backend on the recording CANN; a planted packing bug must
+  fail it, naming the kernel, field and offset.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from fastlaunch import abi, config, fakes, routing, selfcheck
+from fastlaunch.backends.fake import FakeBackend
+from fastlaunch.selfcheck import compare, interpose, report, sites
+from helpers.oracle import cc
+
+needs_cc = pytest.mark.skipif(cc() is None, reason="no C compiler")
+
+FAKE_LIBCUDA = r"""
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+static int launches = 0;
+static size_t n_params = 0, offsets[32], sizes[32];
+void fake_set_layout(size_t n, const size_t* off, const size_t* size) {
+  n_params = n; memcpy(offsets, off, n * sizeof *off); memcpy(sizes, size, n * sizeof *size);
+}
+int fake_launches(void) { return launches; }
+int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned shared, void* stream, void** params, void** extra) {
+  ++launches; return 0;
+}
+int cuLaunchKernelEx(const void* config, void* f, void** params, void** extra) {
+  ++launches; return 0;
+}
+int cuFuncGetParamInfo(void* f, size_t i, size_t* offset, size_t* size) {
+  if (i >= n_params) return 1;
+  *offset = offsets[i]; *size = sizes[i]; return 0;
+}
+int cuCtxGetDevice(int* dev) { *dev = 0; return 0; }
+int cuGetErrorString(int rc, const char** text) { *text = "fake"; return 0; }
+int cuGetProcAddress_v2(const char* name, void** fn, int version, uint64_t flags, int* status) {
+  if (status) *status = 0;
+  if (strcmp(name, "cuLaunchKernel") == 0) *fn = (void*)cuLaunchKernel;
+  else if (strcmp(name, "cuLaunchKernelEx") == 0) *fn = (void*)cuLaunchKernelEx;
+  else return 500;
+  return 0;
+}
+"""
+
+# Runs under the layer: fastlaunch's CudaLauncher (dlopen + dlsym) and a
+# kernelParams launch through cuGetProcAddress_v2, with the same values.
+CHILD = textwrap.dedent("""
+    import ctypes, json
+    from fastlaunch import _core
+    from fastlaunch.selfcheck import compare, interpose
+
+    fake = ctypes.CDLL("libcuda.so.1")
+    rec = interpose.Recorder()
+    plan = _core.Plan("cuda", ["*fp32", "i32", "fp16", "i64"],
+                      names=["in_ptr0", "xnumel", "h", "ks0"], n_scratch=2)
+    layout = [(o, s) for _, o, s in plan.fields]
+    n = len(layout)
+    fake.fake_set_layout(ctypes.c_size_t(n), (ctypes.c_size_t * n)(*[o for o, _ in layout]),
+                         (ctypes.c_size_t * n)(*[s for _, s in layout]))
+    launcher = _core.CudaLauncher(plan, 0xF00D, 4, 128, 0)
+    args = (0x7F0000001000, 4096, 1.5, -5)
+    out = {"pack": plan.pack(args).hex(), "fields": plan.fields}
+    with rec.capture() as ours:
+        launcher.launch(0x5EED, (3, 2, 1), args)
+    out["ours"] = [x.as_json() for x in ours]
+    out["real_after_swallow"] = fake.fake_launches()
+
+    gpa = fake.cuGetProcAddress_v2
+    gpa.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
+                    ctypes.c_uint64, ctypes.c_void_p]
+    fn = ctypes.c_void_p()
+    assert gpa(b"cuLaunchKernel", ctypes.byref(fn), 12000, 0, None) == 0
+    launch = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7,
+                              ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                              ctypes.c_void_p)(fn.value)
+    def params(xnumel):
+        values = [ctypes.c_uint64(args[0]), ctypes.c_int32(xnumel), ctypes.c_uint16(0x3E00),
+                  ctypes.c_int64(-5), ctypes.c_uint64(0), ctypes.c_uint64(0)]
+        return values, (ctypes.c_void_p * 6)(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
+                                               for v in values])
+    keep, array = params(4096)
+    with rec.capture() as theirs:
+        launch(0xF00D, 3, 2, 1, 128, 1, 1, 128, 0x5EED, array, None)
+    out["theirs"] = [x.as_json() for x in theirs]
+    out["same"] = [str(d) for d in compare.compare(theirs, ours, plan.fields)]
+    keep, array = params(4097)
+    with rec.capture() as shifted:
+        launch(0xF00D, 3, 2, 1, 128, 1, 1, 128, 0x5EED, array, None)
+    out["shifted"] = [str(d) for d in compare.compare(shifted, ours, plan.fields)]
+    with rec.capture(forward=True) as forwarded:
+        launcher.launch(0x5EED, (3, 2, 1), args)
+    out["real_after_forward"] = fake.fake_launches()
+    out["forwarded_rc"] = forwarded[0].rc
+    out["routes"] = rec.routes()
+    print(json.dumps(out))
+""")
+
+
+@needs_cc
+def test_layer_catches_dlsym_and_proc_address_launches(tmp_path):
+    if interpose.library_path() is None:
+        pytest.fail("libfastlaunch_interpose.so is not installed beside fastlaunch.selfcheck")
+    subprocess.run([cc(), "-shared", "-fPIC", "-x", "c", "-", "-o",
+                    str(tmp_path / "libcuda.so.1")], input=FAKE_LIBCUDA, text=True, check=True)
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = interpose.preload_env()
+    env["LD_LIBRARY_PATH"] = f"{tmp_path}:{env.get('LD_LIBRARY_PATH', '')}"
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                          text=True, check=False, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    (ours,) = out["ours"]
+    assert ours["api"] == "cuLaunchKernel" and ours["handle"] == 0xF00D
+    assert (ours["grid"], ours["block"], ours["shared"], ours["stream"]) == (
+        [3, 2, 1], [128, 1, 1], 128, 0x5EED)
+    assert ours["args"] == out["pack"]  # the extra buffer, byte for byte
+    assert out["real_after_swallow"] == 0  # swallowed: nothing reached the driver
+    (theirs,) = out["theirs"]
+    assert theirs["args"] == out["pack"]  # kernelParams rebuilt with cuFuncGetParamInfo
+    assert theirs["params"] == [[o, s] for _, o, s in out["fields"]]
+    assert out["same"] == []
+    assert out["shifted"] == ["args xnumel at offset 8: original 01100000, planned 00100000"]
+    assert out["real_after_forward"] == 1 and out["forwarded_rc"] == 0
+    assert out["routes"] == ["dlsym", "cuGetProcAddress"]
+
+
+def _launch(**changes) -> interpose.Launch:
+    base = interpose.Launch(api="cuLaunchKernel", handle=1, stream=7, grid=(2, 1, 1),
+                            block=(128, 1, 1), shared=0, block_dim=0, flags=0, attrs=(),
+                            extra=0, args=bytes(range(16)), params=((0, 8), (8, 4), (12, 4)),
+                            problem="", rc=0)
+    return dataclasses.replace(base, **changes)
+
+
+def test_compare_equivalent_apis_and_named_offsets():
+    same = compare.compare([_launch(api="cuLaunchKernelEx")], [_launch()])
+    assert same == []
+    with_attr = _launch(api="cuLaunchKernelEx", attrs=((4, "01" + "00" * 15),))
+    assert [d.field for d in compare.compare([with_attr], [_launch()])] == ["api", "attrs"]
+    legacy = _launch(api="cuLaunchKernel_ptsz", stream=0)
+    assert [d.field for d in compare.compare([legacy], [_launch(stream=0)])] == ["api"]
+    assert compare.compare([_launch(api="rtKernelLaunch")],
+                           [_launch(api="aclrtLaunchKernelWithHostArgs")])[0].field == "api"
+    changed = bytearray(range(16))
+    changed[9] = 0xFF
+    (diff,) = compare.compare([_launch()], [_launch(args=bytes(changed))],
+                              [("in_ptr0", 0, 8), ("xnumel", 8, 4), ("ks0", 12, 4)])
+    assert (diff.field, diff.param, diff.offset) == ("args", "xnumel", 8)
+    assert str(diff) == "args xnumel at offset 8: original 08090a0b, planned 08ff0a0b"
+    (unnamed,) = compare.compare([_launch()], [_launch(args=bytes(changed))])
+    assert (unnamed.param, unnamed.offset) == ("param 1", 8)
+    assert compare.compare([_launch()], [])[0].field == "launches"
+    assert compare.compare([_launch(args=b"12")], [_launch(args=b"123")])[0].field == "args_size"
+    assert compare.compare([_launch(problem="argument bytes truncated")],
+                           [_launch()])[0].field == "record"
+    assert [d.field for d in compare.compare([_launch()], [_launch(grid=(3, 1, 1), stream=8)])
+            ] == ["stream", "grid"]
+
+
+class _FakeRuntimeRecorder:
+    """``interpose.Recorder``'s capture over the fake runtime: planned launches
+    come from the FakeBackend's records, original ones from the launchers'
+    calls, packed by the reference packer as an original launcher would."""
+
+    def __init__(self, backend, launchers, signature):
+        self.backend, self.launchers, self.signature = backend, launchers, signature
+
+    @contextlib.contextmanager
+    def capture(self, forward=False):
+        got = []
+        planned, calls = len(self.backend.launches), [len(x.calls) for x in self.launchers]
+        yield got
+        layout = ((0, 8), (8, 8), (16, 8), (24, 8))  # two pointers, two scratch pointers
+        for r in self.backend.launches[planned:]:
+            got.append(_launch(handle=0xBEEF, stream=r.stream, args=r.data, params=layout))
+        for launcher, before in zip(self.launchers, calls):
+            for args, stream in launcher.calls[before:]:
+                data = abi.pack("cuda", self.signature, args, (1, 1, 1), n_scratch=2)
+                got.append(_launch(handle=0xBEEF, stream=stream, args=data, params=()))
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_differential_runs_each_call_site_both_ways(planted, monkeypatch):
+    backend = FakeBackend("cuda")
+    if planted:  # the plan packs its first field from the second one's input
+        original = FakeBackend.make_plan
+
+        def shifted(self, spec, **kwargs):
+            positions = (spec.positions[1], *spec.positions[1:])
+            return original(self, dataclasses.replace(spec, positions=positions), **kwargs)
+
+        monkeypatch.setattr(FakeBackend, "make_plan", shifted)
+    signature = ("*fp32", "*fp32")
+    good = fakes.FakeLauncher(fakes.spec("k_good", signature))
+    refused = fakes.FakeLauncher(None, refusal="signature_type_unsupported")
+    tuners = [fakes.FakeAutotuner([good], npu_shaped=False),
+              fakes.FakeAutotuner([refused], npu_shaped=False)]
+    slots = [[None], [None]]
+    outcomes = []
+    with config.override(enabled=True, strict=False), sites.CallSites() as found:
+        for i, tuner in enumerate(tuners):
+            routing.bind({"kernel_name": f"k{i}", "abi": "cuda", "arg_count": 2}, tuner,
+                         call_slot=slots[i], backend_for=lambda: backend)
+
+        def program():
+            for slot in slots:
+                slot[0](0x1000, 0x2000, stream=5)
+
+        program()  # warm-up: the full entry, then promotion
+        promoted = [slot[0] for slot in slots]
+        recorder = _FakeRuntimeRecorder(backend, [good, refused], signature)
+        with sites.differential(found.sites, recorder, outcomes):
+            program()
+    assert [slot[0] for slot in slots] == promoted  # the call slots are given back
+    assert len(found.sites) == 2 and found.sites[0].autotuner is tuners[0]
+    assert [len(good.calls), len(refused.calls), len(backend.launches)] == [2, 3, 1]
+    verdicts = [o.verdict for o in outcomes]
+    assert verdicts == ["MISMATCH" if planted else "equal", "not planned"]
+    assert outcomes[1].note == "refused: signature_type_unsupported"
+    assert outcomes[1].differences == []
+    if planted:
+        (diff,) = outcomes[0].differences
+        assert (diff.field, diff.param, diff.offset) == ("args", "param 0", 0)
+        assert (diff.original, diff.planned) == ("0010000000000000", "0020000000000000")
+
+
+def _outcome(kernel, diffs=(), used=True, error=""):
+    return report.Outcome(kernel=kernel, launcher="static", original=[_launch()],
+                          planned=[_launch()], differences=list(diffs), planned_used=used,
+                          error=error)
+
+
+def test_report_verdicts_exit_codes_and_json(tmp_path):
+    rep = report.Report(backend="cuda", stack={"torch": "x"}, forwarded=False,
+                        outcomes=[_outcome("k1"), _outcome("k2", used=False)],
+                        checked=["a"], not_checked=["b: why"])
+    assert [o.verdict for o in rep.outcomes] == ["equal", "not planned"]
+    assert rep.exit_code == report.EXIT_OK
+    rep.outcomes.append(_outcome("k3", [compare.Difference("grid", "(1, 1, 1)", "(2, 1, 1)")]))
+    assert rep.exit_code == report.EXIT_MISMATCH
+    text = rep.text()
+    assert "k3: MISMATCH" in text and "grid: original (1, 1, 1), planned (2, 1, 1)" in text
+    assert "b: why" in text and "exit 1" in text
+    rep.write_json(tmp_path / "r.json")
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["exit_code"] == 1 and data["outcomes"][2]["differences"][0]["field"] == "grid"
+    assert data["outcomes"][0]["original"][0]["args"] == bytes(range(16)).hex()
+    assert report.Report("cuda", {}, False, [_outcome("k", used=False)]).exit_code == 3
+    assert report.Report("cuda", {}, False, [_outcome("k", error="boom")]).exit_code == 1
+    assert report.unchecked("npu", ["no device"]).exit_code == report.EXIT_UNCHECKED
+
+
+def test_cli_help_usage_and_unknown_program(capsys):
+    assert selfcheck.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "exit status" in out and "nothing could be compared" in out
+    assert selfcheck.main(["--bogus"]) == report.EXIT_USAGE
+    assert selfcheck.main(["--backend", "fake-npu", "--program", "nope"]) == report.EXIT_USAGE
+    assert "got nope, expected one of pointwise" in capsys.readouterr().err
+
+
+def test_fake_npu_without_reference_says_why(tmp_path, capsys):
+    code = selfcheck.main(["--backend", "fake-npu", "--ascend-backend", str(tmp_path),
+                           "--json", str(tmp_path / "r.json")])
+    assert code == report.EXIT_UNCHECKED
+    assert f"--ascend-backend {tmp_path} lacks driver.py" in capsys.readouterr().out
+    assert json.loads((tmp_path / "r.json").read_text())["outcomes"] == []
+
+
+@pytest.fixture(scope="module")
+def ascend_backend():
+    if cc() is None:
+        pytest.skip("no C compiler for the reference launcher")
+    from helpers import wheels
+
+    return str(wheels.triton_ascend_backend())
+
+
+def test_fake_npu_suite_passes(ascend_backend, tmp_path, capsys):
+    code = selfcheck.main(["--backend", "fake-npu", "--ascend-backend", ascend_backend,
+                           "--json", str(tmp_path / "r.json")])
+    out = capsys.readouterr().out
+    assert code == report.EXIT_OK, out
+    data = json.loads((tmp_path / "r.json").read_text())
+    verdicts = {o["kernel"]: o["verdict"] for o in data["outcomes"]}
+    from fastlaunch.selfcheck.fake_npu import CASE_NAMES
+
+    assert verdicts == {f"{n} [{f}]": "equal" for n in CASE_NAMES for f in ("rt", "acl")}
+    apis = {o["kernel"]: o["api"] for o in data["outcomes"]}
+    assert apis["simt-910_95 [rt]"] == "rtKernelLaunchWithFlagV2"
+    assert apis["pointwise [rt]"] == "rtKernelLaunch"
+    assert apis["pointwise [acl]"] == "aclrtLaunchKernelWithHostArgs"
+    sizes = {o["kernel"]: len(o["planned"][0]["args"]) // 2 for o in data["outcomes"]}
+    assert sizes["reduction-size-1 [rt]"] == 56  # xnumel=1 left out of the struct
+
+
+def test_planted_packing_bug_fails_naming_kernel_field_and_offset(ascend_backend, tmp_path,
+                                                                  capsys, monkeypatch):
+    from fastlaunch.backends.npu.backend import NpuBackend
+
+    original = NpuBackend.make_plan
+
+    def shifted(self, spec, **kwargs):  # the first field packed from the second's input
+        positions = (spec.positions[1], *spec.positions[1:])
+        return original(self, dataclasses.replace(spec, positions=positions), **kwargs)
+
+    monkeypatch.setattr(NpuBackend, "make_plan", shifted)
+    code = selfcheck.main(["--backend", "fake-npu", "--ascend-backend", ascend_backend,
+                           "--program", "pointwise", "--json", str(tmp_path / "r.json")])
+    out = capsys.readouterr().out
+    assert code == report.EXIT_MISMATCH, out
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert [o["verdict"] for o in data["outcomes"]] == ["MISMATCH", "MISMATCH"]
+    for o in data["outcomes"]:
+        (diff,) = o["differences"]  # only the first pointer's bytes differ
+        assert diff["field"] == "args" and diff["param"] and diff["offset"] == 24  # after ffts,
+        assert diff["original"] == (0x10000000).to_bytes(8, "little").hex()  # lock, workspace
+        assert diff["planned"] == (0x10001000).to_bytes(8, "little").hex()
+        assert f"{o['kernel']}: MISMATCH" in out
+        assert f"args {diff['param']} at offset {diff['offset']}" in out
+
+
+@pytest.mark.parametrize("backend", ["cuda", "npu"])
+def test_device_backend_without_device_is_unchecked(backend, monkeypatch, capsys, tmp_path):
+    from fastlaunch.selfcheck import cuda, npu
+
+    module = cuda if backend == "cuda" else npu
+    monkeypatch.setattr(module, "available", lambda: (False, "no device here"))
+    code = selfcheck.main(["--backend", backend, "--json", str(tmp_path / "r.json")])
+    assert code == report.EXIT_UNCHECKED
+    assert f"{backend}: no device here" in capsys.readouterr().out
+    assert json.loads((tmp_path / "r.json").read_text())["exit_code"] == report.EXIT_UNCHECKED
