@@ -31,10 +31,19 @@ class FakeTensor:
         return self.address
 
 
-def value_strategy(type_name):
+# npu: what triton-ascend's PyArg_ParseTuple units accept ('b' is 0..255,
+# unsigned units wrap, i1/u1 are 32-bit); cuda: range-checked per type.
+NPU_INT_RANGES = {**INT_RANGES, "i1": INT_RANGES["i32"], "i8": (0, 2**8 - 1),
+                  **{t: (-(2**70), 2**70) for t in ("u1", "u8", "u16", "u32", "u64")}}
+UNSIGNED_BITS = {"u1": 32, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
+def value_strategy(type_name, abi_name="cuda"):
     if type_name.startswith("*"):
         return st.one_of(st.none(), st.integers(0, 2**64 - 1),
                          st.integers(0, 2**48).map(FakeTensor))
+    if abi_name == "npu" and type_name in NPU_INT_RANGES:
+        return st.one_of(st.booleans(), st.integers(*NPU_INT_RANGES[type_name]))
     if type_name in ("i1", "u1"):
         return st.booleans()
     if type_name in INT_RANGES:
@@ -46,7 +55,7 @@ def value_strategy(type_name):
 @st.composite
 def cases(draw, abi_name):
     sig = draw(st.lists(st.sampled_from(TYPES), max_size=10))
-    args = [draw(value_strategy(t)) for t in sig]
+    args = [draw(value_strategy(t, abi_name)) for t in sig]
     case = {"signature": sig, "args": args}
     if abi_name == "npu":
         case["grid"] = draw(st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40)))
@@ -71,10 +80,18 @@ def both(abi_name, case):
     return native
 
 
-def oracle_args(case):
-    """The oracle takes plain values: tensors become their addresses."""
-    return {**case, "args": [a.address if isinstance(a, FakeTensor) else a
-                             for a in case["args"]]}
+def oracle_args(abi_name, case):
+    """The oracle takes plain values: tensors become their addresses; npu
+    unsigned values are reduced as getargs' masks do (the C cast of the
+    masked value)."""
+    def plain(type_name, value):
+        if isinstance(value, FakeTensor):
+            return value.address
+        if abi_name == "npu" and type_name in UNSIGNED_BITS and not isinstance(value, bool):
+            return value & ((1 << UNSIGNED_BITS[type_name]) - 1)
+        return value
+
+    return {**case, "args": [plain(t, a) for t, a in zip(case["signature"], case["args"])]}
 
 
 @pytest.mark.parametrize("abi_name", ["npu", "cuda"])
@@ -91,7 +108,7 @@ def test_native_equals_numpy_reference(abi_name, data):
 @given(data=st.data())
 def test_native_equals_c_struct_oracle(abi_name, data):
     batch = [data.draw(cases(abi_name)) for _ in range(40)]
-    expected = oracle_bytes(abi_name, [oracle_args(c) for c in batch])
+    expected = oracle_bytes(abi_name, [oracle_args(abi_name, c) for c in batch])
     for case, want in zip(batch, expected):
         assert both(abi_name, case) == want, case
 
