@@ -112,7 +112,11 @@ def _store_size(code: str) -> int:
 
 
 def _describe(value: object) -> str:
-    text = repr(value)
+    """Type name and repr, cut between characters (as the core's messages)."""
+    try:
+        text = repr(value)
+    except Exception:
+        return type(value).__name__
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
@@ -150,7 +154,8 @@ def check_plan(abi: str, signature: Sequence[str], *, names: Sequence[str] | Non
             raise _plan_error("names", names, "a list or tuple of str")
         for i, name in enumerate(names):
             if not isinstance(name, str):
-                raise _plan_error(f"names[{i}]", name, "a str")
+                field = f"names[{i}]"
+                raise _plan_error(field, name, "a str")
     _flag("ffts", ffts)
     if ffts_addr is not None:
         _int_in("ffts_addr", ffts_addr, 0, 2**64 - 1)
@@ -289,15 +294,16 @@ def as_double(value: object) -> float:
         result = to_float(value)
         if type(result) is float:
             return result
+        message = (f"{type(value).__name__}.__float__ returned non-float "
+                   f"(type {type(result).__name__})")
         if not isinstance(result, float):
-            raise TypeError(f"{type(value).__name__}.__float__ returned non-float "
-                            f"(type {type(result).__name__})")
-        warnings.warn(f"{type(value).__name__}.__float__ returned non-float (type "
-                      f"{type(result).__name__})", DeprecationWarning, stacklevel=2)
+            raise TypeError(message)
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
         return float.__float__(result)
     if getattr(type(value), "__index__", None) is not None:
         return float(operator.index(value))
-    raise TypeError(f"must be real number, not {type(value).__name__}")
+    message = f"must be real number, not {type(value).__name__}"
+    raise TypeError(message)
 
 
 def _float32(number: float) -> bytes:
@@ -319,16 +325,19 @@ def getargs_value(label: str, code: str, value: object) -> bytes:
             return struct.pack("<d", number) if code == "d" else _float32(number)
         if code == "K":
             if not isinstance(value, int):
-                raise TypeError(f"must be int, not {type(value).__name__}")
+                message = f"must be int, not {type(value).__name__}"
+                raise TypeError(message)
             number = operator.index(value)
         else:
             number = value if type(value) is int else operator.index(value)
     except Exception as err:
-        raise refuse(f"{type(err).__name__}: {err}") from None
+        why = f"{type(err).__name__}: {err}"
+        raise refuse(why) from None
     if code in _GETARGS_RANGE:
         low, high = _GETARGS_RANGE[code]
         if not low <= number <= high:
-            raise refuse(f"OverflowError: out of range {low}..{high}")
+            why = f"OverflowError: out of range {low}..{high}"
+            raise refuse(why)
     else:
         number &= (1 << (8 * struct.calcsize(_GETARGS_STRUCT[code]))) - 1
     return struct.pack("<" + _GETARGS_STRUCT[code], number)
@@ -338,7 +347,7 @@ def _has_data_ptr(value: object) -> bool:
     if type(value) in (int, float) or value is None or isinstance(value, bool):
         return False
     try:
-        getattr(value, "data_ptr")
+        value.data_ptr  # noqa: B018 - the lookup is the test, as in the core
     except Exception:
         return False
     return True

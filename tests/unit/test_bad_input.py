@@ -168,7 +168,7 @@ def test_core_errors_name_reason_and_are_never_type_errors():
     assert info.value.reason == "bad_plan" and "ffts_addr: got int -1" in str(info.value)
     with pytest.raises(_core.GridError):
         _core.Plan("npu", ["i32"]).check_grid(2**200, 1, 1)
-    with pytest.raises(_core.InputError, match="tensor_accessor.v2"):
+    with pytest.raises(_core.InputError, match=r"tensor_accessor\.v2"):
         _core.set_tensor_accessor(object())
 
 

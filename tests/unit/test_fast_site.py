@@ -156,11 +156,14 @@ def test_bad_argument_reaches_the_router_as_an_input_error(env, cann):
     site = Site(cann)
     promote(site)
     before = site.submissions()
+    raised = []
     try:
         site.slot[0](0x1000, 2.5, 1000, stream=0x33)
-    except FastLaunchError as err:
-        assert not err.submitted and err.reason != "backend_error" and "arg 1 'arg1'" in str(err)
-    assert site.submissions() - before == site.tuner.full_entries - 1 <= 1
+    except FastLaunchError as err:  # until the engine hands it to the original
+        raised.append(err)
+    assert all(not e.submitted and e.reason != "backend_error" and "arg 1 'arg1'" in str(e)
+               for e in raised)
+    assert site.submissions() - before == site.tuner.full_entries - 1 == 1 - len(raised)
 
 
 def test_runtime_blocks_reach_grid_and_buffer(env, cann):
