@@ -173,3 +173,110 @@ def test_layout_helper_names_fields():
     assert lay.field("xnumel").offset == 32
     with pytest.raises(FastLaunchError):
         abi.pack("npu", ["i32"], [1], (1, 1, 1), ffts=True, ffts_addr=0)
+
+
+# ---- device check of tensor pointer arguments, with a fake v2 accessor ----
+
+ACCESSOR_C = r"""
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+/* Objects of a class named "DeviceTensor" are read from their `where`
+   attribute, (address, device_type, device_index); the rest are declined. */
+int accessor(PyObject* obj, uint64_t* out, int32_t* type, int32_t* index) {
+  if (strcmp(Py_TYPE(obj)->tp_name, "DeviceTensor") != 0) return 0;
+  PyObject* where = PyObject_GetAttrString(obj, "where");
+  if (where == NULL) { PyErr_Clear(); return 0; }
+  *out = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(where, 0));
+  *type = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(where, 1));
+  *index = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(where, 2));
+  Py_DECREF(where);
+  return 1;
+}
+void* accessor_address(void) { return (void*)&accessor; }
+"""
+CAPSULE_NAME = b"fastlaunch.tensor_accessor.v2"  # kept alive: the capsule holds the pointer
+
+
+class DeviceTensor:
+    def __init__(self, address, device_type, device_index):
+        self.where = (address, device_type, device_index)
+
+    def data_ptr(self):
+        raise AssertionError("the accessor reads this type")
+
+
+@pytest.fixture(scope="module")
+def accessor_capsule(tmp_path_factory):
+    import ctypes
+    import subprocess
+    import sysconfig
+
+    tmp = tmp_path_factory.mktemp("accessor")
+    (tmp / "accessor.c").write_text(ACCESSOR_C)
+    subprocess.run([cc(), "-shared", "-fPIC", "-O1", f"-I{sysconfig.get_paths()['include']}",
+                    str(tmp / "accessor.c"), "-o", str(tmp / "accessor.so")], check=True,
+                   capture_output=True)
+    lib = ctypes.PyDLL(str(tmp / "accessor.so"))
+    lib.accessor_address.restype = ctypes.c_void_p
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    capsule = new(lib.accessor_address(), CAPSULE_NAME, None)
+    yield capsule, lib
+
+
+@pytest.fixture
+def accessor(accessor_capsule):
+    from fastlaunch import _core
+
+    _core.set_tensor_accessor(accessor_capsule[0])
+    try:
+        yield
+    finally:
+        _core.set_tensor_accessor(None)
+
+
+@needs_cc
+@pytest.mark.parametrize("abi_name", ["npu", "cuda"])
+def test_accessor_device_check(accessor, abi_name):
+    from fastlaunch import CallRefused
+
+    grid = (1, 1, 1) if abi_name == "npu" else None
+    flags = {"expected_device": (1, 0)} if abi_name == "cuda" else {"expected_device": (20, 1)}
+    here = flags["expected_device"]
+    data = pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, *here)], grid, **flags)
+    assert data == pack_bytes_reference(abi_name, ["*fp32"], [0xABC], grid, **flags)
+    for elsewhere in [(0, -1), (here[0], here[1] + 1), (here[0] + 1, here[1])]:
+        with pytest.raises(CallRefused, match="device") as info:
+            pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, *elsewhere)], grid, **flags)
+        assert info.value.reason == "device_mismatch"
+    # without an expected device nothing is checked
+    assert pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, 0, -1)], grid) == (
+        pack_bytes_reference(abi_name, ["*fp32"], [0xABC], grid))
+
+
+@pytest.mark.parametrize(("device", "ok"), [
+    (("cuda", 0), True), (("cuda", 1), False), (("cpu", None), False), (("npu", 0), False),
+    (None, True)])
+def test_declined_path_checks_the_device_attribute(device, ok):
+    """Objects the accessor declines: their .device (a torch.device) is compared."""
+    import types
+
+    from fastlaunch import CallRefused
+
+    class Buffer:
+        def data_ptr(self):
+            return 0x40
+
+    value = Buffer()
+    if device is not None:
+        value.device = types.SimpleNamespace(type=device[0], index=device[1])
+    for pack in (pack_bytes, pack_bytes_reference):
+        if ok:
+            assert pack("cuda", ["*fp32"], [value], expected_device=(1, 0))[:8] == (
+                (0x40).to_bytes(8, "little"))
+        else:
+            with pytest.raises(CallRefused) as info:
+                pack("cuda", ["*fp32"], [value], expected_device=(1, 0))
+            assert info.value.reason == "device_mismatch"
