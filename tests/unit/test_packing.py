@@ -222,8 +222,7 @@ def accessor_capsule(tmp_path_factory):
     new = ctypes.pythonapi.PyCapsule_New
     new.restype = ctypes.py_object
     new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-    capsule = new(lib.accessor_address(), CAPSULE_NAME, None)
-    yield capsule, lib
+    return new(lib.accessor_address(), CAPSULE_NAME, None), lib
 
 
 @pytest.fixture
