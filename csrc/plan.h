@@ -186,7 +186,9 @@ class Plan {
 //              PrivateUse1=20), *device_index = its device index (-1: none);
 //   returns 0: declined (not a plain tensor, no storage, ...); outputs are
 //              not read and the core takes the Python path: obj.data_ptr(),
-//              with the device check on obj.device (see PointerValue).
+//              with the device check on obj.device (a torch.device: .type
+//              "cpu"/"cuda"/"npu", .index); objects without a .device, or
+//              whose .device.type is not a str, are not checked.
 //   It must not raise: no Python error may be set when it returns; it is
 //   called with the GIL held.
 // A plan with an expected_device refuses (DeviceMismatch, reason

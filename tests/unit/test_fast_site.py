@@ -371,3 +371,38 @@ def test_numpy_int_grid_is_launched(env, cann):
     native = site.slot[0].fallback.plan.plan
     native.launch(0x33, (np.int64(3), 1, 1), ARGS)
     assert cann.calls()[-1].block_dim == 3 and recorder.errors == []
+
+
+def test_pre_submission_errors_take_the_original_path_under_the_error_policy(env, cann,
+                                                                            monkeypatch):
+    """With the engine's error policy (a core InputError is a CallRefused with the
+    core's reason), a bad value or a raising resolver found by the FastSite runs
+    the original launcher once, counted by reason; nothing is packed twice."""
+    from fastlaunch import CallRefused
+    from fastlaunch.backends import native
+
+    previous = native.translate
+
+    def policy(err):
+        if isinstance(err, _core.InputError):
+            return CallRefused(err.reason, detail=str(err))
+        return previous(err)
+
+    monkeypatch.setattr(native, "translate", policy)
+    calls, fail = [], []
+
+    def resolver(*inputs):
+        calls.append(inputs)
+        if fail:
+            raise ValueError("no grid")
+        return (10, 1, 1)
+
+    site = Site(cann, grid=resolver)
+    promote(site)
+    site.call(0x1000, 2.5, 1000)
+    assert len(site.launcher.calls) == 2 and fastlaunch.stats()["fallback.bad_value"] == 1
+    fail.append(True)
+    before = len(calls)
+    site.call()
+    assert len(calls) - before == 1 and fastlaunch.stats()["fallback.grid_resolver_error"] == 1
+    assert isinstance(site.slot[0], _core.FastSite)
