@@ -14,43 +14,130 @@ namespace py = pybind11;
 namespace fastlaunch {
 namespace {
 
-std::shared_ptr<Plan> MakePlan(const std::string& abi,
-                               const std::vector<std::string>& signature,
-                               const std::vector<std::string>& names,
-                               std::optional<size_t> runtime_arg_count,
-                               const std::vector<size_t>& positions,
-                               std::optional<size_t> input_count,
-                               const py::tuple& fixed_args, bool ffts,
-                               uint64_t ffts_addr, bool pure_simt,
-                               int n_scratch,
-                               std::optional<std::array<int64_t, 3>> grid) {
+// Plan arguments are read by hand, not by pybind11's casters: a bad value is
+// an InputError naming the field (reason bad_plan), never pybind11's
+// TypeError, and bytes never pass for str nor None for bool. The numpy twin
+// (fastlaunch.abi.layout/pack) checks the same things in the same order.
+[[noreturn]] void BadPlan(const std::string& field, py::handle value,
+                          const std::string& expected, const char* reason = "bad_plan") {
+  throw InputError(field + ": got " + DescribeValue(value.ptr()) + ", expected " + expected,
+                   reason);
+}
+
+bool IsSequence(py::handle h) { return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr()); }
+
+std::string ReadStr(py::handle h, const std::string& field, const std::string& expected,
+                    const char* reason) {
+  if (!PyUnicode_Check(h.ptr())) BadPlan(field, h, expected, reason);
+  Py_ssize_t size = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
+  if (s == nullptr) {
+    ClearOrThrow();
+    BadPlan(field, h, expected, reason);
+  }
+  return std::string(s, static_cast<size_t>(size));
+}
+
+std::vector<std::string> ReadStrs(py::handle h, const std::string& field, const char* reason) {
+  if (!IsSequence(h)) BadPlan(field, h, "a list or tuple of str");
+  py::tuple items = py::reinterpret_steal<py::tuple>(PySequence_Tuple(h.ptr()));
+  if (!items) throw py::error_already_set();
+  std::vector<std::string> out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    out.push_back(ReadStr(items[i], field + "[" + std::to_string(i) + "]", "a str", reason));
+  }
+  return out;
+}
+
+bool ReadFlag(py::handle h, const std::string& field) {
+  if (!PyBool_Check(h.ptr())) BadPlan(field, h, "True or False");
+  return h.ptr() == Py_True;
+}
+
+// An int (not a bool) in lo..hi.
+template <typename T>
+T ReadInt(py::handle h, const std::string& field, T lo, T hi, const char* reason = "bad_plan") {
+  const std::string expected =
+      "an int in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr())) BadPlan(field, h, expected, reason);
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  if (overflow < 0 || (overflow == 0 && s < 0)) {
+    if (overflow != 0 || s < static_cast<long long>(lo)) BadPlan(field, h, expected, reason);
+    return static_cast<T>(s);
+  }
+  const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+  if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // OverflowError of an int: no user code ran
+    BadPlan(field, h, expected, reason);
+  }
+  if (u > static_cast<unsigned long long>(hi)) BadPlan(field, h, expected, reason);
+  return static_cast<T>(u);
+}
+
+std::optional<size_t> ReadCount(py::handle h, const std::string& field) {
+  if (h.is_none()) return std::nullopt;
+  return ReadInt<size_t>(h, field, 0, SIZE_MAX - 1);
+}
+
+std::array<int64_t, 3> ReadGridArg(py::handle h) {
+  std::array<int64_t, 3> g{};
+  ReadGrid(h.ptr(), g.data());
+  return g;
+}
+
+std::shared_ptr<Plan> MakePlan(py::handle abi, py::handle signature, py::handle names,
+                               py::handle runtime_arg_count, py::handle positions,
+                               py::handle input_count, py::handle fixed_args, py::handle ffts,
+                               py::handle ffts_addr, py::handle pure_simt,
+                               py::handle n_scratch, py::handle static_grid,
+                               py::handle expected_device) {
   PlanOptions o;
-  o.abi = ParseAbi(abi);
-  o.signature = signature;
-  o.names = names;
-  o.runtime_arg_count = runtime_arg_count.value_or(SIZE_MAX);
-  o.positions = positions;
-  o.input_count = input_count.value_or(SIZE_MAX);
+  o.abi = ParseAbi(ReadStr(abi, "abi", "'npu' or 'cuda'", "abi_unsupported"));
+  if (!IsSequence(signature)) BadPlan("signature", signature, "a list or tuple of type strings");
+  o.signature = ReadStrs(signature, "signature", "signature_type_unsupported");
+  for (const auto& t : o.signature) ParseKind(t);
+  if (!names.is_none()) o.names = ReadStrs(names, "names", "bad_plan");
+  o.ffts = ReadFlag(ffts, "ffts");
+  o.ffts_addr = ReadInt<uint64_t>(ffts_addr, "ffts_addr", 0, UINT64_MAX);
+  o.pure_simt = ReadFlag(pure_simt, "pure_simt");
+  o.n_scratch = static_cast<int>(ReadInt<int64_t>(n_scratch, "n_scratch", 0, 2));
+  if (!expected_device.is_none()) {
+    if (!IsSequence(expected_device) || py::len(expected_device) != 2) {
+      BadPlan("expected_device", expected_device, "None or (device_type, device_index)");
+    }
+    py::tuple d = py::reinterpret_steal<py::tuple>(PySequence_Tuple(expected_device.ptr()));
+    o.expected_device = std::array<int32_t, 2>{
+        ReadInt<int32_t>(d[0], "expected_device[0]", 0, INT32_MAX),
+        ReadInt<int32_t>(d[1], "expected_device[1]", -1, INT32_MAX)};
+  }
+  o.runtime_arg_count = ReadCount(runtime_arg_count, "runtime_arg_count").value_or(SIZE_MAX);
+  if (!IsSequence(positions)) BadPlan("positions", positions, "a list or tuple of ints");
+  for (py::handle p : positions) o.positions.push_back(ReadInt<size_t>(p, "positions", 0, SIZE_MAX - 1));
+  o.input_count = ReadCount(input_count, "input_count").value_or(SIZE_MAX);
+  if (!PyTuple_Check(fixed_args.ptr())) BadPlan("fixed_args", fixed_args, "a tuple");
   o.fixed_args = fixed_args.ptr();
-  o.ffts = ffts;
-  o.ffts_addr = ffts_addr;
-  o.pure_simt = pure_simt;
-  o.n_scratch = n_scratch;
-  o.static_grid = grid;
+  if (!static_grid.is_none()) o.static_grid = ReadGridArg(static_grid);
   return std::make_shared<Plan>(o);
 }
 
-py::bytes Pack(const Plan& plan, const py::tuple& args,
-               std::optional<std::array<int64_t, 3>> grid, uint64_t workspace,
-               uint64_t sync_lock) {
-  if (grid) plan.CheckGrid((*grid)[0], (*grid)[1], (*grid)[2]);
-  if (!grid && !plan.has_static_grid() && plan.abi() == Abi::Npu) {
-    throw InputError("grid: got None, expected 3 ints (the plan has no "
-                     "static grid)");
+py::bytes Pack(const Plan& plan, py::handle args, py::handle grid, py::handle workspace,
+               py::handle sync_lock) {
+  std::optional<std::array<int64_t, 3>> g;
+  if (!grid.is_none()) {
+    g = ReadGridArg(grid);
+    plan.CheckGrid((*g)[0], (*g)[1], (*g)[2]);
+  } else if (!plan.has_static_grid() && plan.abi() == Abi::Npu) {
+    throw GridError("grid: got None, expected 3 ints (the plan has no static grid)",
+                    "grid_rank");
   }
+  if (!IsSequence(args)) BadPlan("args", args, "a tuple or list of values", "bad_args");
+  py::tuple values = py::reinterpret_steal<py::tuple>(PySequence_Tuple(args.ptr()));
+  if (!values) throw py::error_already_set();
+  const uint64_t ws = ReadInt<uint64_t>(workspace, "workspace", 0, UINT64_MAX, "bad_value");
+  const uint64_t lock = ReadInt<uint64_t>(sync_lock, "sync_lock", 0, UINT64_MAX, "bad_value");
   std::vector<uint8_t> out;
-  plan.Pack(args.ptr(), grid ? grid->data() : nullptr, workspace, sync_lock,
-            &out);
+  plan.Pack(values.ptr(), g ? g->data() : nullptr, ws, lock, &out);
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
@@ -59,33 +146,17 @@ py::bytes Pack(const Plan& plan, const py::tuple& args,
 CallArgs ReadCall(py::handle stream, py::handle grid, py::handle args) {
   CallArgs c{};
   c.stream = PyLong_AsUnsignedLongLong(stream.ptr());
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    throw InputError("stream: expected a raw stream handle (an int >= 0)");
+  if (c.stream == static_cast<uint64_t>(-1) && PyErr_Occurred()) {
+    ClearOrThrow();
+    throw InputError("stream: got " + DescribeValue(stream.ptr()) +
+                         ", expected a raw stream handle (an int >= 0)",
+                     "bad_stream");
   }
-  if (!PyTuple_Check(args.ptr())) throw InputError("args: expected a tuple");
+  if (!PyTuple_Check(args.ptr())) {
+    throw InputError("args: got " + DescribeValue(args.ptr()) + ", expected a tuple", "bad_args");
+  }
   c.args = args.ptr();
-  PyObject* seq = PySequence_Fast(grid.ptr(), "grid: expected 3 ints");
-  if (seq == nullptr) {
-    PyErr_Clear();
-    throw GridError("grid: expected a sequence of 3 ints");
-  }
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  if (n != 3) {
-    Py_DECREF(seq);
-    throw GridError("grid: got " + std::to_string(n) + " values, expected 3");
-  }
-  for (int i = 0; i < 3; ++i) {
-    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
-    int overflow = 0;
-    c.grid[i] = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
-    if (!PyLong_Check(item) || overflow != 0 || PyErr_Occurred()) {
-      PyErr_Clear();
-      Py_DECREF(seq);
-      throw GridError("grid[" + std::to_string(i) + "]: expected an int in int64 range");
-    }
-  }
-  Py_DECREF(seq);
+  ReadGrid(grid.ptr(), c.grid);
   return c;
 }
 
@@ -134,14 +205,12 @@ void BindCore(py::module_& m) {
       "A FastSite: the steady state of one planned call site.");
 
   py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
-      .def(py::init(&MakePlan), py::arg("abi"), py::arg("signature"),
-           py::kw_only(), py::arg("names") = std::vector<std::string>{},
-           py::arg("runtime_arg_count") = py::none(),
-           py::arg("positions") = std::vector<size_t>{},
-           py::arg("input_count") = py::none(),
+      .def(py::init(&MakePlan), py::arg("abi"), py::arg("signature"), py::kw_only(),
+           py::arg("names") = py::none(), py::arg("runtime_arg_count") = py::none(),
+           py::arg("positions") = py::tuple(), py::arg("input_count") = py::none(),
            py::arg("fixed_args") = py::tuple(), py::arg("ffts") = false,
-           py::arg("ffts_addr") = 0, py::arg("pure_simt") = false,
-           py::arg("n_scratch") = 2, py::arg("static_grid") = py::none())
+           py::arg("ffts_addr") = 0, py::arg("pure_simt") = false, py::arg("n_scratch") = 2,
+           py::arg("static_grid") = py::none(), py::arg("expected_device") = py::none())
       .def_property_readonly("abi",
                              [](const Plan& p) {
                                return p.abi() == Abi::Npu ? "npu" : "cuda";
@@ -160,7 +229,25 @@ void BindCore(py::module_& m) {
                                }
                                return out;
                              })
-      .def("check_grid", &Plan::CheckGrid)
+      .def_property_readonly("expected_device",
+                             [](const Plan& p) -> py::object {
+                               if (!p.expected_device()) return py::none();
+                               return py::make_tuple((*p.expected_device())[0],
+                                                     (*p.expected_device())[1]);
+                             })
+      .def("check_grid",
+           [](const Plan& p, py::handle g0, py::handle g1, py::handle g2) {
+             int64_t g[3];
+             py::handle items[3] = {g0, g1, g2};
+             for (int i = 0; i < 3; ++i) {
+               if (!ReadGridItem(items[i].ptr(), &g[i])) {
+                 throw GridError("grid[" + std::to_string(i) + "]: got " +
+                                     DescribeValue(items[i].ptr()) + ", expected an int",
+                                 "grid_type");
+               }
+             }
+             return p.CheckGrid(g[0], g[1], g[2]);
+           })
       .def("pack", &Pack, py::arg("args"), py::arg("grid") = py::none(),
            py::arg("workspace") = 0, py::arg("sync_lock") = 0);
 
@@ -171,11 +258,16 @@ void BindCore(py::module_& m) {
           SetTensorAccessor(nullptr);
           return;
         }
-        void* p = PyCapsule_GetPointer(capsule.ptr(), "fastlaunch.tensor_accessor");
+        if (!PyCapsule_IsValid(capsule.ptr(), kTensorAccessorCapsule)) {
+          throw InputError("accessor: got " + DescribeValue(capsule.ptr()) +
+                               ", expected None or a capsule named " + kTensorAccessorCapsule,
+                           "bad_plan");
+        }
+        void* p = PyCapsule_GetPointer(capsule.ptr(), kTensorAccessorCapsule);
         if (p == nullptr) throw py::error_already_set();
         SetTensorAccessor(reinterpret_cast<TensorAccessor>(p));
       },
-      "Install (or with None, remove) the native tensor data-pointer reader.");
+      "Install (or with None, remove) the native tensor reader (contract: plan.h).");
   m.def("has_tensor_accessor", &HasTensorAccessor);
   m.def(
       "eval_grid_program",

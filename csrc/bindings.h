@@ -9,7 +9,9 @@
 namespace fastlaunch {
 
 // The per-call arguments, read without pybind11's casters: this is the hot
-// path. Grid problems raise GridError (nothing packed yet).
+// path. The grid is a tuple or list of 3 ints (numpy ints through __index__);
+// grid problems raise GridError, a bad stream or args InputError, all before
+// anything is packed; a non-Exception from __index__ propagates (PythonError).
 struct CallArgs {
   uint64_t stream;
   int64_t grid[3];

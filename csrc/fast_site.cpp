@@ -7,12 +7,16 @@
 // the planned launcher still selected, no launch hooks, the planned arg
 // count, a stream, a grid the ABI accepts) is packed and launched here.
 // Anything else goes, untouched, to the Python router (`fallback`), before
-// anything was packed. Errors after packing started go to `on_error`, which
-// never replays the launch.
+// anything was packed. From the grid on, every error goes to `on_error`
+// (exactly once): the engine takes the original path for errors found before
+// the runtime call (InputError: grid, values, device) and never replays one
+// that reached it. Only `Exception`s are ever cleared here; anything else
+// (KeyboardInterrupt, SystemExit) propagates with nothing launched.
 #include "fast_site.h"
 
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "cuda_launch.h"
 #include "npu_launch.h"
@@ -56,89 +60,85 @@ PyObject* Fallback(FastSiteObject* self, PyObject* const* args, size_t nargsf,
   return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
 }
 
-// -1: error set; 0: false; 1: true
+// After a failed probe: true when the error was an Exception (cleared, the
+// router decides); false when it is anything else (KeyboardInterrupt, ...),
+// which stays set and propagates with nothing launched.
+bool Cleared() {
+  if (!PyErr_ExceptionMatches(PyExc_Exception)) return false;
+  PyErr_Clear();
+  return true;
+}
+
+// 1: true, 0: false, -1: an Exception was cleared (treat as "unusual"),
+// -2: a non-Exception is set (propagate).
 int Truthy(PyObject* obj) {
-  if (obj == nullptr) return -1;
+  if (obj == nullptr) return Cleared() ? -1 : -2;
   int r = PyObject_IsTrue(obj);
   Py_DECREF(obj);
+  if (r < 0) return Cleared() ? -1 : -2;
   return r;
 }
 
-bool SelectedIsPlanned(FastSiteObject* self) {
-  if (self->best_launcher_mode) {
-    PyObject* best = PyObject_GetAttr(self->autotuner, kBestLauncher);
-    if (best == nullptr) {
-      PyErr_Clear();
-      return false;
-    }
-    bool same = best == self->launcher;
-    Py_DECREF(best);
-    return same;
-  }
-  PyObject* launchers = PyObject_GetAttr(self->autotuner, kLaunchers);
-  if (launchers == nullptr) {
-    PyErr_Clear();
-    return false;
-  }
-  bool same = PyList_Check(launchers) && PyList_GET_SIZE(launchers) == 1 &&
-              PyList_GET_ITEM(launchers, 0) == self->launcher;
-  Py_DECREF(launchers);
-  return same;
+// 1: the planned launcher is selected, 0: not (or unknowable), -2: propagate.
+int SelectedIsPlanned(FastSiteObject* self) {
+  PyObject* attr = PyObject_GetAttr(self->autotuner,
+                                    self->best_launcher_mode ? kBestLauncher : kLaunchers);
+  if (attr == nullptr) return Cleared() ? 0 : -2;
+  bool same = self->best_launcher_mode
+                  ? attr == self->launcher
+                  : PyList_Check(attr) && PyList_GET_SIZE(attr) == 1 &&
+                        PyList_GET_ITEM(attr, 0) == self->launcher;
+  Py_DECREF(attr);
+  return same ? 1 : 0;
 }
 
-bool HooksActive(FastSiteObject* self) {
+// 1: a hook is active (or unknowable), 0: none, -2: propagate.
+int HooksActive(FastSiteObject* self) {
   const Py_ssize_t n = PyTuple_GET_SIZE(self->hooks);
   for (Py_ssize_t i = 0; i < n; ++i) {
     Py_ssize_t size = PyObject_Size(PyTuple_GET_ITEM(self->hooks, i));
-    if (size != 0) {
-      PyErr_Clear();
-      return true;  // active, or unknowable: let the router decide
-    }
+    if (size < 0) return Cleared() ? 1 : -2;
+    if (size != 0) return 1;
   }
-  return false;
+  return 0;
 }
 
-// Grid of this call into out[3]; false (no error set) when the router should
-// handle it.
-bool ResolveGrid(FastSiteObject* self, PyObject* const* args, Py_ssize_t nargs,
+// The grid of this call into out[3], from the static grid, the grid program
+// or the Python resolver (called once). Throws GridError (nothing packed) for
+// a resolver that raised an Exception (reason grid_resolver_error, the
+// exception kept as __cause__ by FastSiteCall) or returned no 3 ints;
+// PythonError for anything else it raised.
+void ResolveGrid(FastSiteObject* self, PyObject* const* args, Py_ssize_t nargs,
                  int64_t out[3]) {
   if (self->has_static_grid) {
     std::memcpy(out, self->static_grid, sizeof(self->static_grid));
-    return true;
+    return;
   }
   if (self->grid_program != nullptr &&
       EvalGridProgram(self->grid_program, self->grid_program_len, args, nargs, self->fixed,
                       out)) {
-    return true;
+    return;
   }
   PyObject* result;
   const Py_ssize_t n_fixed = PyTuple_GET_SIZE(self->fixed);
   if (n_fixed == 0) {
     result = PyObject_Vectorcall(self->grid, args, nargs, nullptr);
   } else {
-    PyObject* stack[64];
-    if (nargs + n_fixed > 64) return false;
-    for (Py_ssize_t i = 0; i < nargs; ++i) stack[i] = args[i];
-    for (Py_ssize_t i = 0; i < n_fixed; ++i) {
-      stack[nargs + i] = PyTuple_GET_ITEM(self->fixed, i);
-    }
-    result = PyObject_Vectorcall(self->grid, stack, nargs + n_fixed, nullptr);
+    std::vector<PyObject*> stack(args, args + nargs);
+    for (Py_ssize_t i = 0; i < n_fixed; ++i) stack.push_back(PyTuple_GET_ITEM(self->fixed, i));
+    result = PyObject_Vectorcall(self->grid, stack.data(), nargs + n_fixed, nullptr);
   }
   if (result == nullptr) {
-    PyErr_Clear();
-    return false;
+    if (!PyErr_ExceptionMatches(PyExc_Exception)) throw PythonError();
+    throw GridError("grid: the grid resolver raised", "grid_resolver_error");
   }
-  bool ok = PyTuple_Check(result) && PyTuple_GET_SIZE(result) == 3;
-  for (int i = 0; ok && i < 3; ++i) {
-    PyObject* item = PyTuple_GET_ITEM(result, i);
-    int overflow = 0;
-    ok = PyLong_Check(item);
-    if (ok) out[i] = PyLong_AsLongLongAndOverflow(item, &overflow);
-    ok = ok && overflow == 0 && !PyErr_Occurred();
+  try {
+    ReadGrid(result, out);
+  } catch (...) {
+    Py_DECREF(result);
+    throw;
   }
   Py_DECREF(result);
-  PyErr_Clear();
-  return ok;
 }
 
 PyObject* CallOnError(FastSiteObject* self, PyObject* tuple, PyObject* stream) {
@@ -153,6 +153,23 @@ PyObject* CallOnError(FastSiteObject* self, PyObject* tuple, PyObject* stream) {
   return result;
 }
 
+// Sets the Python error for `err`; with a pending `cause` (the resolver's own
+// exception) that becomes its __cause__.
+void SetErrorWithCause(const std::exception& err, PyObject* cause) {
+  SetPythonError(err);
+  if (cause == nullptr) return;
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  if (value != nullptr) {
+    Py_INCREF(cause);
+    PyException_SetCause(value, cause);  // steals the new reference
+    Py_INCREF(cause);
+    PyException_SetContext(value, cause);
+  }
+  PyErr_Restore(type, value, traceback);
+}
+
 PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
                        PyObject* kwnames) {
   auto* self = reinterpret_cast<FastSiteObject*>(callable);
@@ -161,41 +178,57 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
   if (kwnames == nullptr || PyTuple_GET_SIZE(kwnames) != 1 ||
       PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), kStreamName) != 0 ||
       nargs != self->input_count) {
-    PyErr_Clear();
+    if (PyErr_Occurred() && !Cleared()) return nullptr;
     return Fallback(self, args, nargsf, kwnames);
   }
   PyObject* stream = args[nargs];
   if (stream == Py_None) return Fallback(self, args, nargsf, kwnames);
-  int profiling = Truthy(PyObject_GetAttr(self->profiler, kProfilerFlag));
-  if (profiling != 0) {
-    PyErr_Clear();
-    return Fallback(self, args, nargsf, kwnames);
-  }
+  const int profiling = Truthy(PyObject_GetAttr(self->profiler, kProfilerFlag));
+  if (profiling == -2) return nullptr;
+  if (profiling != 0) return Fallback(self, args, nargsf, kwnames);
   if (self->maybe_full != nullptr) {
-    int maybe = Truthy(PyObject_CallNoArgs(self->maybe_full));
-    if (maybe != 0) {
-      PyErr_Clear();
-      return Fallback(self, args, nargsf, kwnames);
-    }
+    const int maybe = Truthy(PyObject_CallNoArgs(self->maybe_full));
+    if (maybe == -2) return nullptr;
+    if (maybe != 0) return Fallback(self, args, nargsf, kwnames);
   }
-  if (!SelectedIsPlanned(self) || HooksActive(self)) {
-    return Fallback(self, args, nargsf, kwnames);
-  }
+  const int selected = SelectedIsPlanned(self);
+  if (selected == -2) return nullptr;
+  const int hooks = selected == 1 ? HooksActive(self) : 1;
+  if (hooks == -2) return nullptr;
+  if (hooks != 0) return Fallback(self, args, nargsf, kwnames);
   uint64_t stream_value = PyLong_AsUnsignedLongLong(stream);
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
+  if (stream_value == static_cast<uint64_t>(-1) && PyErr_Occurred()) {
+    if (!Cleared()) return nullptr;
     return Fallback(self, args, nargsf, kwnames);
   }
-  int64_t grid[3];
-  if (!ResolveGrid(self, args, nargs, grid)) return Fallback(self, args, nargsf, kwnames);
   PyObject* tuple = PyTuple_New(nargs);
   if (tuple == nullptr) return nullptr;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     Py_INCREF(args[i]);
     PyTuple_SET_ITEM(tuple, i, args[i]);
   }
+  // From here every problem found before the runtime call (grid, values,
+  // device) is an InputError: on_error gets it with nothing launched and
+  // takes the original path; a non-Exception propagates as it is.
   PyObject* result = nullptr;
+  PyObject* cause = nullptr;
   try {
+    int64_t grid[3];
+    try {
+      ResolveGrid(self, args, nargs, grid);
+    } catch (const GridError& err) {
+      if (PyErr_Occurred()) {  // the resolver's own exception
+        PyObject *type, *traceback;
+        PyErr_Fetch(&type, &cause, &traceback);
+        PyErr_NormalizeException(&type, &cause, &traceback);
+        if (traceback != nullptr && cause != nullptr) {
+          PyException_SetTraceback(cause, traceback);
+        }
+        Py_XDECREF(type);
+        Py_XDECREF(traceback);
+      }
+      throw;
+    }
     if (self->cuda != nullptr) {
       self->cuda->Launch(stream_value, grid[0], grid[1], grid[2], tuple);
     } else {
@@ -204,15 +237,13 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
     g_fast_hits.fetch_add(1, std::memory_order_relaxed);
     Py_INCREF(Py_None);
     result = Py_None;
-  } catch (const GridError&) {
-    // Both launchers check the grid before anything else: nothing was packed,
-    // so the router may still take the original path for this call.
-    Py_DECREF(tuple);
-    return Fallback(self, args, nargsf, kwnames);
+  } catch (const PythonError& err) {
+    err.Restore();
   } catch (const std::exception& err) {
-    SetPythonError(err);
-    result = CallOnError(self, tuple, stream);
+    SetErrorWithCause(err, cause);
+    if (PyErr_ExceptionMatches(PyExc_Exception)) result = CallOnError(self, tuple, stream);
   }
+  Py_XDECREF(cause);
   Py_DECREF(tuple);
   return result;
 }
@@ -272,7 +303,7 @@ PyGetSetDef kGetSet[] = {
     {"fallback", FastSiteGetFallback, nullptr, "the Python router", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
-PyTypeObject FastSiteType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+PyTypeObject FastSiteType{};  // filled in by InitFastSiteType
 
 }  // namespace
 
@@ -401,6 +432,7 @@ uint64_t FastHits() { return g_fast_hits.load(); }
 void ResetFastHits() { g_fast_hits.store(0); }
 
 bool InitFastSiteType(PyObject* module) {
+  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&FastSiteType), 1);  // as PyObject_HEAD_INIT
   FastSiteType.tp_name = "fastlaunch._core.FastSite";
   FastSiteType.tp_basicsize = sizeof(FastSiteObject);
   FastSiteType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;

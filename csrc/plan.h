@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,16 +20,48 @@
 
 namespace fastlaunch {
 
-// Raised for bad input; mapped to fastlaunch.FastLaunchError in Python.
+// Bad input found before anything was submitted; _core.InputError in Python,
+// with `reason`, a slug the engine counts (bad_value, bad_plan, ...). Every
+// subclass is a pre-submission error: the call may still take the original path.
 struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit InputError(const std::string& what, const char* reason = nullptr)
+      : std::runtime_error(what), reason_(reason) {}
+  // The slug given at the throw site, else the class default.
+  const char* reason() const { return reason_ != nullptr ? reason_ : DefaultReason(); }
+  const char* explicit_reason() const { return reason_; }  // NULL: the class default
+  virtual const char* DefaultReason() const { return "bad_value"; }
+
+ private:
+  const char* reason_;
 };
 
-// The grid is outside the ABI's limits; raised before anything is packed,
-// so the caller may take another path for this one call.
+// The grid is outside the ABI's limits or not 3 ints; raised before anything
+// is packed. Reasons: grid_out_of_range (default), grid_rank, grid_type,
+// grid_resolver_error.
 struct GridError : InputError {
   using InputError::InputError;
+  const char* DefaultReason() const override { return "grid_out_of_range"; }
 };
+
+// A Python exception that is not an `Exception` (KeyboardInterrupt,
+// SystemExit, ...) was raised by user code while reading a value. Native code
+// never clears those: this carries it, fetched, to the binding layer, which
+// restores it. Nothing has been submitted when it is thrown.
+class PythonError : public std::exception {
+ public:
+  PythonError();  // fetches the current Python error (one must be set)
+  // Sets the carried exception as the current Python error again (once).
+  void Restore() const;
+  const char* what() const noexcept override { return "Python exception"; }
+
+ private:
+  struct Fetched;
+  std::shared_ptr<Fetched> fetched_;
+};
+
+// After a failed C-API call: clears the pending error when it is an
+// `Exception`, else throws PythonError (the error is never swallowed).
+void ClearOrThrow();
 
 enum class Abi { Npu, Cuda };
 
@@ -55,6 +88,10 @@ struct Field {
 struct ArgSlot {
   Kind kind;
   Store store;
+  // npu: the PyArg_ParseTuple format unit triton-ascend's launcher uses for
+  // this scalar ('b', 'h', 'i', 'L', 'B', 'H', 'I', 'K', 'f', 'd'); 0 for
+  // pointers and for every cuda slot (cuda keeps range-checked rules).
+  char getargs;
   size_t offset;
   size_t size;
   std::string label;  // "arg 2 'xnumel' (i32)", used in error messages
@@ -78,6 +115,9 @@ struct PlanOptions {
   int n_scratch = 2;
   // both
   std::optional<std::array<int64_t, 3>> static_grid;
+  // (c10::DeviceType, index) every tensor pointer argument must live on
+  // (CUDA=1, PrivateUse1=20); none: no device check.
+  std::optional<std::array<int32_t, 2>> expected_device;
 };
 
 class Plan {
@@ -105,6 +145,14 @@ class Plan {
                 uint64_t sync_lock, uint8_t* buf) const;
 
   uint32_t static_block_dim() const { return static_block_dim_; }
+  const std::optional<std::array<int32_t, 2>>& expected_device() const {
+    return expected_device_;
+  }
+
+  // Writes one Python value into its slot; throws InputError naming the slot
+  // (DeviceMismatch for a tensor on another device), PythonError for a
+  // non-Exception raised by the value's own methods.
+  void WriteValue(const ArgSlot& slot, PyObject* value, uint8_t* dst) const;
 
  private:
   size_t AddField(const std::string& name, size_t size, size_t align);
@@ -125,19 +173,46 @@ class Plan {
   size_t grid_offsets_[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
   bool has_static_grid_ = false;
   uint32_t static_block_dim_ = 0;
+  std::optional<std::array<int32_t, 2>> expected_device_;
   std::vector<uint8_t> template_;
 };
 
-// Reads a tensor's data pointer without calling its Python method: returns 1
-// and sets *out for objects it knows, 0 for anything else (the Python
-// data_ptr() path then runs). Installed from a torch-built shim, see
+// The tensor accessor: reads a tensor's data pointer and device without
+// calling Python. Contract (capsule name kTensorAccessorCapsule):
+//   int accessor(PyObject* obj, uint64_t* out, int32_t* device_type,
+//                int32_t* device_index);
+//   returns 1: obj is a tensor it knows; *out = its data pointer,
+//              *device_type = its c10::DeviceType (CPU=0, CUDA=1,
+//              PrivateUse1=20), *device_index = its device index (-1: none);
+//   returns 0: declined (not a plain tensor, no storage, ...); outputs are
+//              not read and the core takes the Python path: obj.data_ptr(),
+//              with the device check on obj.device (a torch.device: .type
+//              "cpu"/"cuda"/"npu", .index); objects without a .device, or
+//              whose .device.type is not a str, are not checked.
+//   It must not raise: no Python error may be set when it returns; it is
+//   called with the GIL held.
+// A plan with an expected_device refuses (DeviceMismatch, reason
+// device_mismatch) a tensor whose (type, index) differs, the CPU included,
+// before anything is submitted. Installed from a torch-built shim, see
 // fastlaunch/backends/torch_accessor.py.
-using TensorAccessor = int (*)(PyObject* obj, uint64_t* out);
+using TensorAccessor = int (*)(PyObject* obj, uint64_t* out, int32_t* device_type,
+                               int32_t* device_index);
+constexpr const char* kTensorAccessorCapsule = "fastlaunch.tensor_accessor.v2";
 void SetTensorAccessor(TensorAccessor accessor);
 bool HasTensorAccessor();
 
-// Writes one Python value into a slot; throws InputError naming the slot.
-void WriteValue(const ArgSlot& slot, PyObject* value, uint8_t* dst);
+// type name and repr() of a value for messages, the repr cut to 57
+// characters (never inside one) when longer than 60; valid UTF-8.
+std::string DescribeValue(PyObject* value);
+
+// One grid value as an int64 (through __index__ for non-ints; values beyond
+// int64 clamp to its limits, which every ABI refuses). False: not an int
+// (the Exception is cleared); PythonError for anything else.
+bool ReadGridItem(PyObject* item, int64_t* out);
+
+// A grid: a tuple or list of 3 ints into out. GridError (grid_rank,
+// grid_type) otherwise; limits are Plan::CheckGrid's.
+void ReadGrid(PyObject* grid, int64_t out[3]);
 
 // IEEE binary16 bits of a double, round to nearest even (as numpy and
 // CPython's PyFloat_Pack2 do). Throws InputError when a finite value

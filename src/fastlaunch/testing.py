@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Packing entry points for tests and tools: the native path and its numpy twin."""
+"""Packing entry points for tests and tools: the native path and its numpy twin.
+
+Both raise alike: ``FastLaunchError(reason)`` for a bad plan, ``CallRefused(reason)``
+for a bad call (grid, args, values, device), with the same reason slugs.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +15,16 @@ from .errors import CallRefused, FastLaunchError
 
 def native_plan(abi_name: str, signature: Sequence[str], *, names: Sequence[str] | None = None,
                 ffts: bool = False, ffts_addr: int = 0, pure_simt: bool = False,
-                n_scratch: int = 2):
-    """A ``fastlaunch._core.Plan`` (errors as FastLaunchError)."""
+                n_scratch: int = 2, expected_device: tuple[int, int] | None = None):
+    """A ``fastlaunch._core.Plan`` (errors as FastLaunchError with the core's reason)."""
     from . import _core
 
     try:
-        return _core.Plan(abi_name, list(signature), names=list(names or []), ffts=ffts,
-                          ffts_addr=ffts_addr, pure_simt=pure_simt, n_scratch=n_scratch)
+        return _core.Plan(abi_name, signature, names=names, ffts=ffts, ffts_addr=ffts_addr,
+                          pure_simt=pure_simt, n_scratch=n_scratch,
+                          expected_device=expected_device)
     except _core.InputError as err:
-        raise FastLaunchError("bad_plan", detail=str(err)) from None
+        raise FastLaunchError(err.reason, detail=str(err)) from None
 
 
 def pack_bytes(abi_name: str, signature: Sequence[str], args: Sequence[object],
@@ -29,15 +34,10 @@ def pack_bytes(abi_name: str, signature: Sequence[str], args: Sequence[object],
     from . import _core
 
     plan = native_plan(abi_name, signature, **abi_flags)  # type: ignore[arg-type]
-    if grid is not None and len(grid) != 3:
-        raise CallRefused("grid_rank", detail=f"grid: got {len(grid)} values, expected 3")
     try:
-        return plan.pack(tuple(args), None if grid is None else tuple(grid), workspace=workspace,
-                         sync_lock=sync_lock)
-    except _core.GridError as err:
-        raise CallRefused("grid_out_of_range", detail=str(err)) from None
+        return plan.pack(args, grid, workspace=workspace, sync_lock=sync_lock)
     except _core.InputError as err:
-        raise FastLaunchError("bad_argument", detail=str(err)) from None
+        raise CallRefused(err.reason, detail=str(err)) from None
 
 
 def pack_bytes_reference(abi_name: str, signature: Sequence[str], args: Sequence[object],

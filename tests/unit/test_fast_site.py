@@ -31,8 +31,10 @@ def cann(tmp_path_factory):
 class Site:
     """A bound call site with its slot, as generated code holds it."""
 
-    def __init__(self, cann, *, hooks=(), blocks=(), signature=SIG, grid=None, npu_shaped=True):
+    def __init__(self, cann, *, hooks=(), blocks=(), signature=SIG, grid=None, npu_shaped=True,
+                 args=ARGS):
         cann.reset()
+        self.args = args
         self.cann = cann
         self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
         backends.set_backend("npu", self.backend)
@@ -43,7 +45,7 @@ class Site:
         self.tuner = fakes.FakeAutotuner([self.launcher], runtime_blocks=blocks,
                                          npu_shaped=npu_shaped)
         self.slot = [None]
-        routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, self.tuner,
+        routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": len(args)}, self.tuner,
                      call_slot=self.slot)
 
     def submissions(self):
@@ -51,7 +53,7 @@ class Site:
 
     def call(self, *args, stream=0x33, **kw):
         before = self.submissions()
-        self.slot[0](*(args or ARGS), stream=stream, **kw)
+        self.slot[0](*(args or self.args), stream=stream, **kw)
         assert self.submissions() == before + 1
 
 
@@ -149,12 +151,19 @@ def test_launch_error_after_packing_is_raised_not_replayed(env, cann):
     assert site.tuner.full_entries == 1
 
 
-def test_bad_argument_raises_from_fast_site(env, cann):
+def test_bad_argument_reaches_the_router_as_an_input_error(env, cann):
+    """Nothing was submitted: never reported as a backend error."""
     site = Site(cann)
     promote(site)
-    with pytest.raises(FastLaunchError, match="arg 1 'arg1'"):
+    before = site.submissions()
+    raised = []
+    try:
         site.slot[0](0x1000, 2.5, 1000, stream=0x33)
-    assert site.tuner.full_entries == 1
+    except FastLaunchError as err:  # until the engine hands it to the original
+        raised.append(err)
+    assert all(not e.submitted and e.reason != "backend_error" and "arg 1 'arg1'" in str(e)
+               for e in raised)
+    assert site.submissions() - before == site.tuner.full_entries - 1 == 1 - len(raised)
 
 
 def test_runtime_blocks_reach_grid_and_buffer(env, cann):
@@ -226,3 +235,174 @@ def test_compiled_grid_program_is_evaluated_without_python(env, cann):
     assert len(calls) == before and cann.calls()[-1].block_dim == 3
     site.call(0x1000, 0x2000, 250.0)  # undecided: resolver, then the router's original path
     assert len(calls) > before and site.tuner.full_entries == 2
+
+
+class Recorder:
+    """A FastSite's fallback and on_error, recording what they were given."""
+
+    def __init__(self):
+        self.fallbacks = []
+        self.errors = []
+
+    def fallback(self, *args, **kwargs):
+        self.fallbacks.append((args, kwargs))
+        return "fallback"
+
+    def on_error(self, err, args, stream):
+        self.errors.append(err)
+        return "error"
+
+
+def direct_site(site, recorder, grid, *, signature_len=3, static_grid=None):
+    """A FastSite around a promoted site's native launcher, with recording callbacks."""
+    promote(site)
+    native = site.slot[0].fallback.plan.backend.native_launcher(site.slot[0].fallback.plan.plan)
+    return _core.make_fast_site(
+        fallback=recorder.fallback, on_error=recorder.on_error, autotuner=site.tuner,
+        launcher=site.launcher, profiler=_NoProfiler, maybe_full=None,
+        hooks=(), grid=grid, static_grid=static_grid, fixed=(), native=native,
+        input_count=signature_len, best_launcher_mode=True)
+
+
+class _NoProfiler:
+    _is_profiler_enabled = False
+
+
+class Interrupt:
+    """An argument whose __index__ / __float__ / data_ptr raises KeyboardInterrupt."""
+
+    def __index__(self):
+        raise KeyboardInterrupt
+
+    def __float__(self):
+        raise KeyboardInterrupt
+
+    def data_ptr(self):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("where", ["grid", "index", "data_ptr", "float"])
+def test_keyboard_interrupt_propagates_with_nothing_launched(env, cann, where):
+    interrupt = []
+
+    def grid(*inputs):
+        if interrupt:
+            raise KeyboardInterrupt
+        return (1, 1, 1)
+
+    site = Site(cann, signature=(*SIG, "fp32"), args=(*ARGS, 1.0), grid=grid)
+    recorder = Recorder()
+    fast = direct_site(site, recorder, grid, signature_len=4)
+    if where == "grid":
+        interrupt.append(True)
+    args = {"grid": site.args, "index": (0x1000, 0x2000, Interrupt(), 1.0),
+            "data_ptr": (Interrupt(), 0x2000, 1000, 1.0),
+            "float": (0x1000, 0x2000, 1000, Interrupt())}[where]
+    before, entries = site.submissions(), site.tuner.full_entries
+    with pytest.raises(KeyboardInterrupt):
+        fast(*args, stream=0x33)
+    assert site.submissions() == before and site.tuner.full_entries == entries
+    assert recorder.fallbacks == [] and recorder.errors == []
+    with pytest.raises(KeyboardInterrupt):  # and through the router's own slot
+        site.slot[0](*args, stream=0x33)
+    assert site.submissions() == before and site.tuner.full_entries == entries
+
+
+def test_input_errors_go_to_on_error_once_with_their_reason(env, cann):
+    site = Site(cann)
+    recorder = Recorder()
+    fast = direct_site(site, recorder, fakes.ceil_grid(2, 100))
+    before = site.submissions()
+    assert fast(0x1000, "é" * 80, 1000, stream=0x33) == "error"
+    assert fast(0x1000, 0x2000, 10**8, stream=0x33) == "error"  # blockDim over 65535
+    assert site.submissions() == before and recorder.fallbacks == []
+    value_error, grid_error = recorder.errors
+    assert isinstance(value_error, _core.InputError) and value_error.reason == "bad_value"
+    assert "é" * 56 + "..." in str(value_error)
+    assert isinstance(grid_error, _core.GridError) and grid_error.reason == "grid_out_of_range"
+
+
+def test_raising_grid_resolver_is_called_once_per_call(env, cann):
+    calls = []
+
+    def resolver(*inputs):
+        calls.append(inputs)
+        raise ValueError("no grid")
+
+    site = Site(cann)
+    recorder = Recorder()
+    fast = direct_site(site, recorder, resolver)
+    before = site.submissions()
+    assert fast(*ARGS, stream=0x33) == "error"
+    assert len(calls) == 1 and site.submissions() == before
+    (err,) = recorder.errors
+    assert isinstance(err, _core.GridError) and err.reason == "grid_resolver_error"
+    assert isinstance(err.__cause__, ValueError)
+
+
+def test_raising_grid_resolver_through_the_router_runs_once(env, cann):
+    """The router takes the original path without asking the resolver again."""
+    calls = []
+    fail = []
+
+    def resolver(*inputs):
+        calls.append(inputs)
+        if fail:
+            raise ValueError("no grid")
+        return (10, 1, 1)
+
+    site = Site(cann, grid=resolver)
+    promote(site)
+    fail.append(True)
+    before, entries = len(calls), site.tuner.full_entries
+    site.call()
+    assert len(calls) - before == 1 and site.tuner.full_entries == entries + 1
+
+
+def test_numpy_int_grid_is_launched(env, cann):
+    import numpy as np
+
+    site = Site(cann)
+    recorder = Recorder()
+    fast = direct_site(site, recorder, lambda *a: (np.int64(7), np.int32(1), 1))
+    before = len(cann.calls())
+    assert fast(*ARGS, stream=0x33) is None
+    assert len(cann.calls()) == before + 1 and cann.calls()[-1].block_dim == 7
+    native = site.slot[0].fallback.plan.plan
+    native.launch(0x33, (np.int64(3), 1, 1), ARGS)
+    assert cann.calls()[-1].block_dim == 3 and recorder.errors == []
+
+
+def test_pre_submission_errors_take_the_original_path_under_the_error_policy(env, cann,
+                                                                            monkeypatch):
+    """With the engine's error policy (a core InputError is a CallRefused with the
+    core's reason), a bad value or a raising resolver found by the FastSite runs
+    the original launcher once, counted by reason; nothing is packed twice."""
+    from fastlaunch import CallRefused
+    from fastlaunch.backends import native
+
+    previous = native.translate
+
+    def policy(err):
+        if isinstance(err, _core.InputError):
+            return CallRefused(err.reason, detail=str(err))
+        return previous(err)
+
+    monkeypatch.setattr(native, "translate", policy)
+    calls, fail = [], []
+
+    def resolver(*inputs):
+        calls.append(inputs)
+        if fail:
+            raise ValueError("no grid")
+        return (10, 1, 1)
+
+    site = Site(cann, grid=resolver)
+    promote(site)
+    site.call(0x1000, 2.5, 1000)
+    assert len(site.launcher.calls) == 2 and fastlaunch.stats()["fallback.bad_value"] == 1
+    fail.append(True)
+    before = len(calls)
+    site.call()
+    assert len(calls) - before == 1 and fastlaunch.stats()["fallback.grid_resolver_error"] == 1
+    assert isinstance(site.slot[0], _core.FastSite)

@@ -31,10 +31,19 @@ class FakeTensor:
         return self.address
 
 
-def value_strategy(type_name):
+# npu: what triton-ascend's PyArg_ParseTuple units accept ('b' is 0..255,
+# unsigned units wrap, i1/u1 are 32-bit); cuda: range-checked per type.
+NPU_INT_RANGES = {**INT_RANGES, "i1": INT_RANGES["i32"], "i8": (0, 2**8 - 1),
+                  **{t: (-(2**70), 2**70) for t in ("u1", "u8", "u16", "u32", "u64")}}
+UNSIGNED_BITS = {"u1": 32, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
+def value_strategy(type_name, abi_name="cuda"):
     if type_name.startswith("*"):
         return st.one_of(st.none(), st.integers(0, 2**64 - 1),
                          st.integers(0, 2**48).map(FakeTensor))
+    if abi_name == "npu" and type_name in NPU_INT_RANGES:
+        return st.one_of(st.booleans(), st.integers(*NPU_INT_RANGES[type_name]))
     if type_name in ("i1", "u1"):
         return st.booleans()
     if type_name in INT_RANGES:
@@ -46,7 +55,7 @@ def value_strategy(type_name):
 @st.composite
 def cases(draw, abi_name):
     sig = draw(st.lists(st.sampled_from(TYPES), max_size=10))
-    args = [draw(value_strategy(t)) for t in sig]
+    args = [draw(value_strategy(t, abi_name)) for t in sig]
     case = {"signature": sig, "args": args}
     if abi_name == "npu":
         case["grid"] = draw(st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40)))
@@ -71,10 +80,18 @@ def both(abi_name, case):
     return native
 
 
-def oracle_args(case):
-    """The oracle takes plain values: tensors become their addresses."""
-    return {**case, "args": [a.address if isinstance(a, FakeTensor) else a
-                             for a in case["args"]]}
+def oracle_args(abi_name, case):
+    """The oracle takes plain values: tensors become their addresses; npu
+    unsigned values are reduced as getargs' masks do (the C cast of the
+    masked value)."""
+    def plain(type_name, value):
+        if isinstance(value, FakeTensor):
+            return value.address
+        if abi_name == "npu" and type_name in UNSIGNED_BITS and not isinstance(value, bool):
+            return value & ((1 << UNSIGNED_BITS[type_name]) - 1)
+        return value
+
+    return {**case, "args": [plain(t, a) for t, a in zip(case["signature"], case["args"])]}
 
 
 @pytest.mark.parametrize("abi_name", ["npu", "cuda"])
@@ -91,7 +108,7 @@ def test_native_equals_numpy_reference(abi_name, data):
 @given(data=st.data())
 def test_native_equals_c_struct_oracle(abi_name, data):
     batch = [data.draw(cases(abi_name)) for _ in range(40)]
-    expected = oracle_bytes(abi_name, [oracle_args(c) for c in batch])
+    expected = oracle_bytes(abi_name, [oracle_args(abi_name, c) for c in batch])
     for case, want in zip(batch, expected):
         assert both(abi_name, case) == want, case
 
@@ -156,3 +173,109 @@ def test_layout_helper_names_fields():
     assert lay.field("xnumel").offset == 32
     with pytest.raises(FastLaunchError):
         abi.pack("npu", ["i32"], [1], (1, 1, 1), ffts=True, ffts_addr=0)
+
+
+# ---- device check of tensor pointer arguments, with a fake v2 accessor ----
+
+ACCESSOR_C = r"""
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+/* Objects of a class named "DeviceTensor" are read from their `where`
+   attribute, (address, device_type, device_index); the rest are declined. */
+int accessor(PyObject* obj, uint64_t* out, int32_t* type, int32_t* index) {
+  if (strcmp(Py_TYPE(obj)->tp_name, "DeviceTensor") != 0) return 0;
+  PyObject* where = PyObject_GetAttrString(obj, "where");
+  if (where == NULL) { PyErr_Clear(); return 0; }
+  *out = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(where, 0));
+  *type = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(where, 1));
+  *index = (int32_t)PyLong_AsLong(PyTuple_GET_ITEM(where, 2));
+  Py_DECREF(where);
+  return 1;
+}
+void* accessor_address(void) { return (void*)&accessor; }
+"""
+CAPSULE_NAME = b"fastlaunch.tensor_accessor.v2"  # kept alive: the capsule holds the pointer
+
+
+class DeviceTensor:
+    def __init__(self, address, device_type, device_index):
+        self.where = (address, device_type, device_index)
+
+    def data_ptr(self):
+        raise AssertionError("the accessor reads this type")
+
+
+@pytest.fixture(scope="module")
+def accessor_capsule(tmp_path_factory):
+    import ctypes
+    import subprocess
+    import sysconfig
+
+    tmp = tmp_path_factory.mktemp("accessor")
+    (tmp / "accessor.c").write_text(ACCESSOR_C)
+    subprocess.run([cc(), "-shared", "-fPIC", "-O1", f"-I{sysconfig.get_paths()['include']}",
+                    str(tmp / "accessor.c"), "-o", str(tmp / "accessor.so")], check=True,
+                   capture_output=True)
+    lib = ctypes.PyDLL(str(tmp / "accessor.so"))
+    lib.accessor_address.restype = ctypes.c_void_p
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(lib.accessor_address(), CAPSULE_NAME, None), lib
+
+
+@pytest.fixture
+def accessor(accessor_capsule):
+    from fastlaunch import _core
+
+    _core.set_tensor_accessor(accessor_capsule[0])
+    try:
+        yield
+    finally:
+        _core.set_tensor_accessor(None)
+
+
+@needs_cc
+@pytest.mark.parametrize("abi_name", ["npu", "cuda"])
+def test_accessor_device_check(accessor, abi_name):
+    from fastlaunch import CallRefused
+
+    grid = (1, 1, 1) if abi_name == "npu" else None
+    flags = {"expected_device": (1, 0)} if abi_name == "cuda" else {"expected_device": (20, 1)}
+    here = flags["expected_device"]
+    data = pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, *here)], grid, **flags)
+    assert data == pack_bytes_reference(abi_name, ["*fp32"], [0xABC], grid, **flags)
+    for elsewhere in [(0, -1), (here[0], here[1] + 1), (here[0] + 1, here[1])]:
+        with pytest.raises(CallRefused, match="device") as info:
+            pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, *elsewhere)], grid, **flags)
+        assert info.value.reason == "device_mismatch"
+    # without an expected device nothing is checked
+    assert pack_bytes(abi_name, ["*fp32"], [DeviceTensor(0xABC, 0, -1)], grid) == (
+        pack_bytes_reference(abi_name, ["*fp32"], [0xABC], grid))
+
+
+@pytest.mark.parametrize(("device", "ok"), [
+    (("cuda", 0), True), (("cuda", 1), False), (("cpu", None), False), (("npu", 0), False),
+    (None, True)])
+def test_declined_path_checks_the_device_attribute(device, ok):
+    """Objects the accessor declines: their .device (a torch.device) is compared."""
+    import types
+
+    from fastlaunch import CallRefused
+
+    class Buffer:
+        def data_ptr(self):
+            return 0x40
+
+    value = Buffer()
+    if device is not None:
+        value.device = types.SimpleNamespace(type=device[0], index=device[1])
+    for pack in (pack_bytes, pack_bytes_reference):
+        if ok:
+            assert pack("cuda", ["*fp32"], [value], expected_device=(1, 0))[:8] == (
+                (0x40).to_bytes(8, "little"))
+        else:
+            with pytest.raises(CallRefused) as info:
+                pack("cuda", ["*fp32"], [value], expected_device=(1, 0))
+            assert info.value.reason == "device_mismatch"

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Fake backend: packs with the reference (numpy) rules of either ABI and
 records each launch instead of submitting it. ``fail_at`` makes one stage
-fail so tests can show that a failed launch is never replayed."""
+fail so tests can show that a failed launch is never replayed. Like the real
+backends, every problem found before the launch (grid, args, values, device)
+is a ``CallRefused`` with its reason; nothing is recorded then."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ... import abi
-from ...errors import FastLaunchError, PlanUnavailable
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..base import Backend, KernelSpec, LaunchRecord
 
 FAIL_STAGES = ("before_pack", "pack", "launch", "after_submit")
@@ -79,11 +81,11 @@ class FakeBackend(Backend):
 
     def describe(self, plan: FakePlan, stream: int, grid: Sequence[int],
                  args: tuple) -> LaunchRecord:
-        grid = tuple(grid)
         size = abi.check_grid(self.abi, grid)
+        grid = abi.read_grid(grid)
         if len(args) != plan.input_count:
-            raise FastLaunchError("bad_argument",
-                                  detail=f"args: got {len(args)}, expected {plan.input_count}")
+            raise CallRefused("arg_count_mismatch",
+                              detail=f"args: got {len(args)}, expected {plan.input_count}")
         opts = plan.spec.options
         values = [args[p] for p in plan.runtime_positions] + list(plan.fixed_args)
         extra: dict = {}
@@ -105,13 +107,12 @@ class FakeBackend(Backend):
         return LaunchRecord(plan.spec.name, data, grid, block_dim, stream, config)
 
     def launch(self, plan: FakePlan, stream: int, grid: Sequence[int], args: tuple) -> None:
-        abi.check_grid(self.abi, tuple(grid))  # CallRefused before anything else
-        if self.abi == "cuda" and 0 in tuple(grid):
-            return
+        if abi.check_grid(self.abi, grid) == 0:  # CallRefused before anything else
+            return  # cuda: an empty grid launches nothing
         if plan.spec.device != self.current_device:
-            raise FastLaunchError("device_mismatch",
-                                  detail=f"device: current device is {self.current_device}, "
-                                         f"this plan was made for device {plan.spec.device}")
+            raise CallRefused("device_mismatch",
+                              detail=f"device: current device is {self.current_device}, "
+                                     f"this plan was made for device {plan.spec.device}")
         self._fail("before_pack")
         record = self.describe(plan, stream, grid, args)
         self._fail("launch")
