@@ -8,6 +8,11 @@ Three attributes are patched, all in the parent process:
 * ``StaticTritonCompileResult.make_launcher`` and
   ``TritonCompileResult.make_launcher``: each launcher gets a ``KernelSpec``
   (or the reason it cannot have one).
+
+Inductor's compile caches are keyed on fastlaunch's state
+(``fastlaunch.cache_keys``); call sites are rewritten only while that key is
+in place and fastlaunch is enabled, so cached code never needs fastlaunch
+where it is off or absent.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ import logging
 import os
 from typing import Any
 
-from ... import abi, codegen, launchers
+from ... import abi, cache_keys, codegen, launchers, routing
+from ... import config as fastlaunch_config
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
+from .. import torch_accessor
 from ..base import KernelSpec
 
 log = logging.getLogger(__name__)
@@ -100,7 +107,14 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
 
     grid, static_grid, grid_program = launchers.grid_resolver(
         GridExpr.from_meta(inductor_meta, compile_result.config), launcher, args)
-    device = compile_meta.get("device", 0) or 0
+    device = compile_meta.get("device")
+    if device is None:
+        # torch 2.14+ compile-on-one-rank: the kernel was just loaded (under
+        # Inductor's DeviceGuard) on the current device, the only one its
+        # handle is valid on.
+        import torch
+
+        device = torch.cuda.current_device()
     name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
     return KernelSpec(
         name=str(name), handle=params["handle"], signature=types,
@@ -118,6 +132,8 @@ def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
 
     if not kwargs.get("triton", True) or V.graph.cpp_wrapper:
         return False
+    if not fastlaunch_config.get().enabled or not cache_keys.active():
+        return False  # the cache key would not say this code needs fastlaunch
     if config.triton.autotune_at_compile_time:
         return False
     device = kwargs.get("device") or V.graph.get_current_device_or_throw()
@@ -151,7 +167,41 @@ def _bind_options(autotuner: Any) -> dict:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
         options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
         options["maybe_full"] = torch._C._len_torch_dispatch_stack
+    if _router_takes("before_direct"):
+        before = _allocator_setter(autotuner)
+        if before is not None:
+            options["before_direct"] = before
     return options
+
+
+@functools.cache
+def _router_takes(option: str) -> bool:
+    import inspect
+
+    return option in inspect.signature(routing.BoundLaunch).parameters
+
+
+def _allocator_setter(autotuner: Any):
+    """What stock ``CachingAutotuner.run`` does before every launch (torch 2.10
+    to 2.14, identical): point Triton's allocator (a ContextVar, so per thread)
+    at ``torch.empty`` on the kernel's device type. The router calls it before
+    it calls a launcher directly, so a kernel with scratch memory works in any
+    thread."""
+    try:
+        import triton
+    except ImportError:
+        return None
+    set_allocator = getattr(triton, "set_allocator", None)
+    if set_allocator is None:
+        return None
+    import torch
+
+    device_type = autotuner.device_props.type
+
+    def alloc_fn(size: int, align: int, stream: int | None):
+        return torch.empty(size, dtype=torch.int8, device=device_type)
+
+    return functools.partial(set_allocator, alloc_fn)
 
 
 _state = launchers.Integration("cuda", _bind_options)
@@ -165,18 +215,26 @@ def install() -> bool:
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen
     from torch._inductor.runtime import triton_heuristics as th
 
+    cache_keys.install("cuda")
+    torch_accessor.ensure()  # a cached build loads now; a missing one builds meanwhile
     patches = PatchSet("cuda-inductor")
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
     for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
         patches.add(cls, "make_launcher",
                     launchers.wrap_make_launcher(cls.make_launcher, describe_launcher))
-    _state.install(patches)
+    try:
+        _state.install(patches)
+    except BaseException:
+        cache_keys.uninstall("cuda")
+        raise
     return True
 
 
 def uninstall() -> bool:
-    return _state.uninstall()
+    removed = _state.uninstall()
+    cache_keys.uninstall("cuda")
+    return removed
 
 
 def installed() -> bool:
