@@ -32,3 +32,46 @@ def test_fixed_args_are_refused_for_cuda():
 
     with pytest.raises(PlanUnavailable, match="fixed_args_unsupported"):
         CudaBackend().make_plan(fakes.spec("k", ["i32", "i32"]), input_count=1, fixed_args=(4,))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((None, 1, 4, 0, 0), "plan: got NoneType, expected a fastlaunch._core.Plan"),
+    (("plan", 1, 4, 0, 0), "plan: got str"),
+    ((_core.Plan("cuda", ["i32"]), None, 4, 0, 0), "function: got NoneType"),
+    ((_core.Plan("cuda", ["i32"]), 2**64, 4, 0, 0), "function: got 18446744073709551616"),
+    ((_core.Plan("cuda", ["i32"]), 1, 0, 0, 0), r"num_warps: got 0, expected an int in \[1, 32\]"),
+    ((_core.Plan("cuda", ["i32"]), 1, 4, -1, 0), "shared: got -1"),
+    ((_core.Plan("cuda", ["i32"]), 1, 4, 0, -1), "device: got -1"),
+])
+def test_launcher_constructor_names_the_bad_field(args, message):
+    with pytest.raises(_core.InputError, match=message):
+        _core.CudaLauncher(*args)
+
+
+def test_allocator_setter_does_what_stock_run_does(monkeypatch):
+    """Stock ``CachingAutotuner.run`` is executed up to its interpret branch with
+    a recording ``triton``; the allocator it installs and ours must agree."""
+    import sys
+    import types
+
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from torch._inductor.runtime import triton_heuristics as th
+
+    from fastlaunch.backends.cuda import integration
+
+    installed = []
+    fake_triton = types.SimpleNamespace(set_allocator=installed.append)
+    monkeypatch.setattr(th, "triton", fake_triton)
+    monkeypatch.setitem(sys.modules, "triton", fake_triton)
+    autotuner = types.SimpleNamespace(
+        _cached_launcher=None, triton_interpret=True, device_props=types.SimpleNamespace(
+            type="cpu"), triton_meta={}, configs=[types.SimpleNamespace(kwargs={})],
+        _interpret_args_grid=lambda args, cfg: (args, (1,)),
+        fn={(1,): lambda *a, **k: None})
+    th.CachingAutotuner.run(autotuner, stream=0)
+    integration._allocator_setter(autotuner)()
+    assert len(installed) == 2
+    stock, ours = (fn(96, 16, None) for fn in installed)
+    for t in (stock, ours):
+        assert isinstance(t, torch.Tensor)
+    assert (ours.dtype, ours.device, ours.shape) == (stock.dtype, stock.device, stock.shape)

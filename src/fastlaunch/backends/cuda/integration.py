@@ -161,7 +161,11 @@ def _bind_options(autotuner: Any) -> dict:
 
     options: dict = {"static_reasons": [
         ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
-        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")]}
+        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1"),
+        # read by the autotuner at construction (TORCHINDUCTOR_DUMP_LAUNCH_TENSORS)
+        ("dump_launch_tensors", bool(getattr(autotuner, "dump_launch_tensors", False))),
+        # DebugAutotuner (profile_bandwidth) or any subclass that does its own work per call
+        ("run_overridden", type(autotuner).run is not triton_heuristics.CachingAutotuner.run)]}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
     if get_mode is not None:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
