@@ -31,6 +31,15 @@ pytestmark = pytest.mark.cuda
 DEVICE = "cuda"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernels_in_memory():
+    """Inductor reuses compiled kernels by source within a process; autotuners
+    read some settings (e.g. TORCHINDUCTOR_DUMP_LAUNCH_TENSORS) when built."""
+    from torch._inductor.async_compile import CompiledTritonKernels
+
+    CompiledTritonKernels.cache_clear()
+
+
 def fast_launch(on: bool = True, strict: bool = False):
     return hw.fast_launch(integration, on, strict)
 
@@ -245,22 +254,22 @@ def test_pdl_refused():
     _refused(lambda a: a.cos() * 2, (x,), "pdl_launch_unsupported", **{"triton.enable_pdl": True})
 
 
-@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_ctas=2)], key=["n"])
-@triton.jit
-def _clustered(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + 1, mask=m)
-
-
-def _call_clustered(x):
-    out = torch.empty_like(x)
-    _clustered[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK"]),)](x, out, x.numel())
-    return out
-
-
 def test_num_ctas_2_refused():
-    _refused(_call_clustered, (torch.randn(3000, device=DEVICE),), "clusters_unsupported")
+    """Inductor (2.11) drops ``num_ctas`` from user-kernel configs, so a cluster
+    kernel cannot come out of torch.compile; Triton's own compile with
+    ``num_ctas=2`` is described the way the integration describes it."""
+    import types
+
+    from fastlaunch import PlanUnavailable
+
+    compiled = triton.compile(triton.compiler.ASTSource(
+        fn=_add_fixed, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32",
+                                  "n": "i32", "BLOCK": "constexpr"}, constexprs={"BLOCK": 256}),
+        options={"num_ctas": 2})
+    assert compiled.metadata.num_ctas == 2
+    launcher = types.FunctionType((lambda stream: None).__code__, {"bin": compiled})
+    with pytest.raises(PlanUnavailable, match="clusters_unsupported"):
+        integration._kernel_params(None, launcher)
 
 
 @triton.jit
@@ -350,7 +359,6 @@ def test_views_with_a_storage_offset():
     assert view.storage_offset() == 8
     expected, got, counts = hw.run_both(integration, lambda v: v * 3 + 1, view, calls=3)
     exact(expected, got)
-    exact([view * 3 + 1], got[-1:])
     assert counts.get("fast", 0) >= 2, counts
 
 
@@ -359,7 +367,7 @@ def test_zero_size_inputs():
         return torch.cat([a * 2, a + 1])
 
     x = torch.randn(0, device=DEVICE)
-    torch._dynamo.mark_unbacked(x, 0)
+    torch._dynamo.decorators.mark_unbacked(x, 0)
     with fast_launch(True):
         compiled = torch.compile(fn)
         outs = [compiled(x) for _ in range(3)]
@@ -496,7 +504,7 @@ def test_profile_bandwidth_runs_the_debug_autotuner(monkeypatch):
         counts = fastlaunch.stats()
     exact([x.cos() + 2] * 3, outs)
     assert len(calls) >= 3
-    assert counts.get("fast", 0) == 0 and counts.get("fallback.run_overridden", 0) >= 2, counts
+    assert counts.get("fast", 0) == 0, counts  # call sites are generated stock
 
 
 def test_launch_hook_is_invoked_once_per_launch():

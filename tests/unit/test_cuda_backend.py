@@ -75,3 +75,26 @@ def test_allocator_setter_does_what_stock_run_does(monkeypatch):
     for t in (stock, ours):
         assert isinstance(t, torch.Tensor)
     assert (ours.dtype, ours.device, ours.shape) == (stock.dtype, stock.device, stock.shape)
+
+
+def test_full_entry_reasons_for_dump_tensors_and_overridden_run():
+    """Both are per-call work of the autotuner's own ``run``: every call goes there."""
+    pytest.importorskip("torch", reason="torch is not installed")
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    from fastlaunch.backends.cuda import integration
+
+    class Overriding(CachingAutotuner):
+        def run(self, *args, stream, **kwargs):
+            return super().run(*args, stream=stream, **kwargs)
+
+    stock = object.__new__(CachingAutotuner)
+    stock.dump_launch_tensors = False
+    stock.device_props = None
+    reasons = dict(integration._bind_options(stock)["static_reasons"])
+    assert not reasons["dump_launch_tensors"] and not reasons["run_overridden"]
+    stock.dump_launch_tensors = True
+    assert dict(integration._bind_options(stock)["static_reasons"])["dump_launch_tensors"]
+    sub = object.__new__(Overriding)
+    sub.dump_launch_tensors = False
+    assert dict(integration._bind_options(sub)["static_reasons"])["run_overridden"]

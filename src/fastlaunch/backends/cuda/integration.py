@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 from typing import Any
 
 from ... import abi, cache_keys, codegen, launchers, routing
@@ -136,6 +137,8 @@ def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
         return False  # the cache key would not say this code needs fastlaunch
     if config.triton.autotune_at_compile_time:
         return False
+    if config.profile_bandwidth:
+        return False  # every kernel gets a DebugAutotuner, whose run does the work
     device = kwargs.get("device") or V.graph.get_current_device_or_throw()
     return device.type == "cuda"
 
@@ -232,7 +235,19 @@ def install() -> bool:
     except BaseException:
         cache_keys.uninstall("cuda")
         raise
+    _forget_compiled_kernels()
     return True
+
+
+def _forget_compiled_kernels() -> None:
+    """Inductor reuses a compiled kernel (its autotuner and launchers) by source
+    within a process; launchers made before install carry no KernelSpec. Forget
+    them, so later compiles make launchers through the patched make_launcher
+    (Triton's on-disk cache keeps that cheap)."""
+    async_compile = sys.modules.get("torch._inductor.async_compile")
+    kernels = getattr(async_compile, "CompiledTritonKernels", None)
+    if kernels is not None:
+        kernels.cache_clear()
 
 
 def uninstall() -> bool:
