@@ -98,3 +98,29 @@ def test_full_entry_reasons_for_dump_tensors_and_overridden_run():
     sub = object.__new__(Overriding)
     sub.dump_launch_tensors = False
     assert dict(integration._bind_options(sub)["static_reasons"])["run_overridden"]
+
+
+def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
+    import sys
+    import types
+
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    from fastlaunch.backends.cuda import integration
+
+    installed = []
+    monkeypatch.setitem(sys.modules, "triton", types.SimpleNamespace(
+        set_allocator=installed.append))
+    autotuner = object.__new__(CachingAutotuner)
+    autotuner.dump_launch_tensors = False
+    autotuner.device_props = types.SimpleNamespace(type="cpu")
+    monkeypatch.setattr(integration, "_router_takes", lambda option: False)
+    assert "before_direct" not in integration._bind_options(autotuner)
+    monkeypatch.setattr(integration, "_router_takes", lambda option: option == "before_direct")
+    before = integration._bind_options(autotuner)["before_direct"]
+    before()
+    before()
+    assert len(installed) == 2
+    buf = installed[-1](32, 16, None)
+    assert (buf.dtype, buf.device.type, buf.numel()) == (torch.int8, "cpu", 32)
