@@ -124,3 +124,14 @@ def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
     assert len(installed) == 2
     buf = installed[-1](32, 16, None)
     assert (buf.dtype, buf.device.type, buf.numel()) == (torch.int8, "cpu", 32)
+
+
+def test_plan_device_follows_the_load_device_when_compile_meta_has_none(monkeypatch):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from fastlaunch.backends.cuda import integration
+
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 1)
+    assert integration.plan_device({"device": None}) == 1
+    assert integration.plan_device({}) == 1
+    assert integration.plan_device({"device": 0}) == 0
+    assert integration.plan_device({"device": 3}) == 3

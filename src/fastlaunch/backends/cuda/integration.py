@@ -86,6 +86,19 @@ def _kernel_params(compile_result: Any, launcher: Any) -> dict:
             "n_scratch": n_scratch, "owner": binary, "kind": "triton"}
 
 
+def plan_device(compile_meta: dict) -> int:
+    """The device a launcher's kernel handle belongs to. torch 2.14+
+    compile-on-one-rank leaves ``compile_meta["device"]`` None: Inductor then
+    loads the kernel on the current device (``_resolve_load_device``) right
+    before ``make_launcher`` returns, so that is the device, never 0 by default."""
+    device = compile_meta.get("device")
+    if device is None:
+        import torch
+
+        device = torch.cuda.current_device()
+    return int(device)
+
+
 def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
     """The KernelSpec of one freshly made launcher, or PlanUnavailable."""
     inductor_meta = compile_result.inductor_meta
@@ -108,14 +121,7 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
 
     grid, static_grid, grid_program = launchers.grid_resolver(
         GridExpr.from_meta(inductor_meta, compile_result.config), launcher, args)
-    device = compile_meta.get("device")
-    if device is None:
-        # torch 2.14+ compile-on-one-rank: the kernel was just loaded (under
-        # Inductor's DeviceGuard) on the current device, the only one its
-        # handle is valid on.
-        import torch
-
-        device = torch.cuda.current_device()
+    device = plan_device(compile_meta)
     name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
     return KernelSpec(
         name=str(name), handle=params["handle"], signature=types,
