@@ -5,6 +5,9 @@ cache counters."""
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
@@ -127,6 +130,8 @@ def test_replaced_config_turns_the_key_and_call_site_rewrites_off():
     assert isinstance(inductor_config.post_grad_custom_post_pass, UserPass)
 
 
+@pytest.mark.skipif(shutil.which(os.environ.get("CXX", "g++")) is None,
+                    reason="no C++ compiler: Inductor cannot compile for the CPU here")
 def test_warm_cache_toggle_through_inductors_fx_graph_cache(tmp_path, monkeypatch):
     """CPU code has no Triton call sites, but the key is the same: Inductor's
     own cache must miss when fastlaunch's state changes and hit when it
