@@ -558,7 +558,7 @@ def test_cpu_tensor_where_a_device_pointer_goes_takes_the_original_path():
     nothing is launched, and the context stays healthy."""
     from fastlaunch.backends import torch_accessor
 
-    assert torch_accessor.ensure(wait=True), torch_accessor.status()
+    assert torch_accessor.ensure(build=True, wait=True), torch_accessor.status()
     x = torch.randn(1024, device=DEVICE)
     with fast_launch(True):
         start = _loaded_code_count()

@@ -19,7 +19,9 @@ def fresh(monkeypatch, tmp_path):
     """Module state as in a new process, a private cache, and no accessor set."""
     monkeypatch.setattr(torch_accessor, "_status", "not built yet")
     monkeypatch.setattr(torch_accessor, "_builder", None)
+    monkeypatch.setattr(torch_accessor, "_target", [])
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("FASTLAUNCH_TORCH_ACCESSOR", raising=False)
     _core.set_tensor_accessor(None)
     yield tmp_path
     _core.set_tensor_accessor(None)
@@ -67,7 +69,10 @@ def test_build_in_background_then_load_from_cache(fresh, monkeypatch):
     """Builds for real (about a minute): never in the caller, keyed, atomic."""
     if not torch_accessor.compiler():
         pytest.skip("no C++ compiler on this machine: the accessor cannot be built")
-    assert torch_accessor.ensure() is False  # returns at once, building meanwhile
+    assert torch_accessor.ensure() is False  # plan makers never start a build
+    assert torch_accessor.status().startswith("not built: no cached build")
+    assert torch_accessor._builder is None
+    assert torch_accessor.ensure(build=True) is False  # returns at once, building meanwhile
     assert torch_accessor.status().startswith("building in the background")
     assert torch_accessor.ensure(wait=True), torch_accessor.status()
     assert torch_accessor.status().startswith("active (")
@@ -80,6 +85,7 @@ def test_build_in_background_then_load_from_cache(fresh, monkeypatch):
     _core.set_tensor_accessor(None)
     monkeypatch.setattr(torch_accessor, "_status", "not built yet")
     monkeypatch.setattr(torch_accessor, "_builder", None)
+    monkeypatch.setattr(torch_accessor, "_target", [])
     assert torch_accessor.ensure() is True
     assert torch_accessor._builder is None
 

@@ -9,11 +9,12 @@ Build: compiled by a child process (torch's extension builder in a private
 temporary directory) into ``$FASTLAUNCH_CACHE_DIR`` (default
 ``~/.cache/fastlaunch``) under a key of the torch version, torch's git
 version, the C++ compiler and the Python version; the finished library is
-moved into place atomically. ``ensure()`` never compiles in the caller: it
-loads a cached build or starts the child in a background thread and returns;
-launches use ``data_ptr()`` until the library is loaded. Integrations call it
-at install, so the build overlaps compilation. ``ensure(wait=True)`` builds
-ahead (tests, a deployment step). ``FASTLAUNCH_TORCH_ACCESSOR=0`` turns it off;
+moved into place atomically. Nothing compiles in the caller: integrations
+call ``ensure(build=True)`` at install, which loads a cached build or starts
+the child in a background thread, so the build overlaps compilation; plan
+makers call ``ensure()``, which only loads what is there. Launches use
+``data_ptr()`` until the library is loaded. ``ensure(build=True, wait=True)``
+builds ahead (tests, a deployment step). ``FASTLAUNCH_TORCH_ACCESSOR=0`` turns it off;
 ``status()`` says which of these holds (shown by ``doctor``).
 """
 
@@ -39,6 +40,7 @@ BUILD_TIMEOUT_S = 900
 _lock = threading.Lock()
 _status = "not built yet"
 _builder: threading.Thread | None = None
+_target: list = []  # [library path, key] once probed
 
 
 def status() -> str:
@@ -131,14 +133,16 @@ def _build_in_child(path: Path, key: str) -> None:
         _fail(f"{type(err).__name__}: {err}")
 
 
-def ensure(*, wait: bool = False) -> bool:
-    """True when the accessor is active; otherwise starts its build (once) and
-    returns False at once, unless ``wait``."""
+def ensure(*, build: bool = False, wait: bool = False) -> bool:
+    """True when the accessor is active. Loads a cached build (once); with
+    ``build``, starts the background build when there is none and returns at
+    once, unless ``wait``. Integrations pass ``build=True`` at install; plan
+    makers only pick up what is there."""
     global _status, _builder
     if _core.has_tensor_accessor():
         return True
     with _lock:
-        if _builder is None and _status == "not built yet":
+        if _status == "not built yet":
             if not config.parse_bool("FASTLAUNCH_TORCH_ACCESSOR",
                                      os.environ.get("FASTLAUNCH_TORCH_ACCESSOR", "1")):
                 _status = "off (FASTLAUNCH_TORCH_ACCESSOR=0); using tensor.data_ptr()"
@@ -149,12 +153,16 @@ def ensure(*, wait: bool = False) -> bool:
                 return False
             key = cache_key(cxx)
             path = library_path(key)
+            _target.extend((path, key))
             if path.exists():
                 try:
                     _load(path, key)
                 except Exception as err:
                     _fail(f"{type(err).__name__}: {err}")
                 return _core.has_tensor_accessor()
+            _status = f"not built: no cached build in {path.parent}; using tensor.data_ptr()"
+        if build and _builder is None and _status.startswith("not built:"):
+            path, key = _target
             _status = (f"building in the background into {path.parent}; "
                        "using tensor.data_ptr() until it is ready")
             _builder = threading.Thread(target=_build_in_child, args=(path, key),

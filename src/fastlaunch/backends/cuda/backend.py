@@ -48,7 +48,7 @@ class CudaBackend(Backend):
                              n_scratch=int(opts.get("n_scratch", 2)), **extra)
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
-        torch_accessor.ensure()  # never blocks: loads a cached build or starts one
+        torch_accessor.ensure()  # never builds: loads a cached build if there is one
         driver = [tuple(p) for p in _core.cuda_param_info(spec.handle)]
         ours = [(offset, size) for _, offset, size in plan.fields]
         if driver and driver != ours:

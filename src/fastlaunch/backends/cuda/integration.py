@@ -229,7 +229,7 @@ def install() -> bool:
     from torch._inductor.runtime import triton_heuristics as th
 
     cache_keys.install("cuda")
-    torch_accessor.ensure()  # a cached build loads now; a missing one builds meanwhile
+    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     patches = PatchSet("cuda-inductor")
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
