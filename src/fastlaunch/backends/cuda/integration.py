@@ -229,7 +229,6 @@ def install() -> bool:
     from torch._inductor.runtime import triton_heuristics as th
 
     cache_keys.install("cuda")
-    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     patches = PatchSet("cuda-inductor")
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
@@ -242,6 +241,7 @@ def install() -> bool:
         cache_keys.uninstall("cuda")
         raise
     _forget_compiled_kernels()
+    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     return True
 
 
