@@ -10,6 +10,7 @@ namespace {
 
 using CUresult = int;
 using CUdevice = int;
+using CUcontext = void*;
 using CUfunction = void*;
 using CUstream = void*;
 
@@ -24,6 +25,10 @@ struct Driver {
                             unsigned, unsigned, unsigned, CUstream, void**,
                             void**) = nullptr;
   CUresult (*ctx_get_device)(CUdevice*) = nullptr;
+  CUresult (*ctx_get_current)(CUcontext*) = nullptr;
+  CUresult (*ctx_set_current)(CUcontext) = nullptr;
+  CUresult (*device_get)(CUdevice*, int) = nullptr;
+  CUresult (*primary_ctx_retain)(CUcontext*, CUdevice) = nullptr;
   CUresult (*get_error_string)(CUresult, const char**) = nullptr;
   CUresult (*func_get_param_info)(CUfunction, size_t, size_t*,
                                   size_t*) = nullptr;
@@ -51,6 +56,11 @@ const Driver& GetDriver() {
     }
     Resolve(lib, "cuLaunchKernel", &driver.launch_kernel, &driver.error);
     Resolve(lib, "cuCtxGetDevice", &driver.ctx_get_device, &driver.error);
+    Resolve(lib, "cuCtxGetCurrent", &driver.ctx_get_current, &driver.error);
+    Resolve(lib, "cuCtxSetCurrent", &driver.ctx_set_current, &driver.error);
+    Resolve(lib, "cuDeviceGet", &driver.device_get, &driver.error);
+    Resolve(lib, "cuDevicePrimaryCtxRetain", &driver.primary_ctx_retain,
+            &driver.error);
     Resolve(lib, "cuGetErrorString", &driver.get_error_string, &driver.error);
     // Optional: present from CUDA 12.4.
     driver.func_get_param_info = reinterpret_cast<decltype(
@@ -72,6 +82,58 @@ const Driver& RequireDriver() {
   const Driver& d = GetDriver();
   if (!d.error.empty()) throw LaunchError(d.error);
   return d;
+}
+
+// The device's primary context, retained once per process and device (as
+// the CUDA runtime and torch do; it is never released while loaded code may
+// still launch into it).
+CUcontext PrimaryContext(const Driver& d, int ordinal) {
+  static std::mutex mutex;
+  static std::vector<CUcontext> retained;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (static_cast<size_t>(ordinal) < retained.size() && retained[ordinal] != nullptr) {
+    return retained[ordinal];
+  }
+  CUdevice device = 0;
+  CUresult rc = d.device_get(&device, ordinal);
+  if (rc != kSuccess) {
+    throw DeviceMismatch("device: cuDeviceGet(" + std::to_string(ordinal) +
+                         ") failed: " + ErrorText(d, rc));
+  }
+  CUcontext ctx = nullptr;
+  rc = d.primary_ctx_retain(&ctx, device);
+  if (rc != kSuccess || ctx == nullptr) {
+    throw DeviceMismatch("device: cuDevicePrimaryCtxRetain(" + std::to_string(ordinal) +
+                         ") failed: " + ErrorText(d, rc));
+  }
+  if (retained.size() <= static_cast<size_t>(ordinal)) retained.resize(ordinal + 1);
+  retained[ordinal] = ctx;
+  return ctx;
+}
+
+// Makes sure a context is current in this thread: with none (a thread that
+// never touched CUDA, e.g. autograd's backward thread or a new Python
+// thread), the plan's device's primary context becomes current, as the
+// static launcher does (it uses device 0). Returns the current device.
+int EnsureContext(const Driver& d, int device) {
+  CUcontext ctx = nullptr;
+  CUresult rc = d.ctx_get_current(&ctx);
+  if (rc != kSuccess) {
+    throw DeviceMismatch("device: cuCtxGetCurrent failed: " + ErrorText(d, rc));
+  }
+  if (ctx == nullptr) {
+    rc = d.ctx_set_current(PrimaryContext(d, device));
+    if (rc != kSuccess) {
+      throw DeviceMismatch("device: cuCtxSetCurrent(primary context of device " +
+                           std::to_string(device) + ") failed: " + ErrorText(d, rc));
+    }
+  }
+  CUdevice dev = -1;
+  rc = d.ctx_get_device(&dev);
+  if (rc != kSuccess) {
+    throw DeviceMismatch("device: cuCtxGetDevice failed: " + ErrorText(d, rc));
+  }
+  return dev;
 }
 
 }  // namespace
@@ -108,6 +170,13 @@ CudaLauncher::CudaLauncher(std::shared_ptr<Plan> plan, uint64_t function,
       function_(reinterpret_cast<void*>(function)),
       shared_(shared_bytes),
       device_(device) {
+  if (plan_ == nullptr) {
+    throw InputError("plan: got None, expected a fastlaunch._core.Plan");
+  }
+  if (device < 0) {
+    throw InputError("device: got " + std::to_string(device) +
+                     ", expected a CUDA device ordinal >= 0");
+  }
   RequireDriver();
   if (plan_->abi() != Abi::Cuda) {
     throw InputError("plan: got an npu plan, expected a cuda plan");
@@ -127,13 +196,10 @@ bool CudaLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
                           PyObject* args) const {
   const Driver& d = GetDriver();
   if (plan_->CheckGrid(g0, g1, g2) == 0) return false;
-  CUdevice dev = -1;
-  CUresult rc = d.ctx_get_device(&dev);
-  if (rc != kSuccess || dev != device_) {
-    throw DeviceMismatch(
-        "device: current CUDA device is " +
-        (rc == kSuccess ? std::to_string(dev) : ErrorText(d, rc)) +
-        ", this plan was made for device " + std::to_string(device_));
+  int dev = EnsureContext(d, device_);
+  if (dev != device_) {
+    throw DeviceMismatch("device: current CUDA device is " + std::to_string(dev) +
+                         ", this plan was made for device " + std::to_string(device_));
   }
   // A fresh buffer per launch: on the stack for the usual sizes. The driver
   // copies the parameters during cuLaunchKernel.
@@ -147,7 +213,7 @@ bool CudaLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
   }
   plan_->PackInto(args, nullptr, 0, 0, buffer);
   void* extra[] = {kParamBufferPointer, buffer, kParamBufferSize, &size, kParamEnd};
-  rc = d.launch_kernel(function_, static_cast<unsigned>(g0),
+  CUresult rc = d.launch_kernel(function_, static_cast<unsigned>(g0),
                        static_cast<unsigned>(g1), static_cast<unsigned>(g2),
                        block_x_, 1, 1, shared_, reinterpret_cast<CUstream>(stream),
                        nullptr, extra);

@@ -8,12 +8,23 @@ driver's own ``cuFuncGetParamInfo`` where the driver has it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ... import _core
 from ...errors import FastLaunchError, PlanUnavailable
 from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
+
+# c10::DeviceType::CUDA: the core refuses tensor arguments on any other device
+# (or another CUDA device) before anything is packed.
+CUDA_DEVICE_TYPE = 1
+
+
+@functools.lru_cache(maxsize=1)
+def plan_checks_devices() -> bool:
+    """Whether the installed core takes ``expected_device`` (feature-detected)."""
+    return torch_accessor.core_version() >= 2
 
 
 class CudaBackend(Backend):
@@ -29,13 +40,15 @@ class CudaBackend(Backend):
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
         opts = spec.options
+        extra = {"expected_device": (CUDA_DEVICE_TYPE, spec.device)} if plan_checks_devices() \
+            else {}
         try:
             plan = _core.Plan("cuda", list(spec.signature), names=list(spec.names),
                              positions=list(spec.positions), input_count=input_count,
-                             n_scratch=int(opts.get("n_scratch", 2)))
+                             n_scratch=int(opts.get("n_scratch", 2)), **extra)
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
-        torch_accessor.ensure()
+        torch_accessor.ensure()  # never builds: loads a cached build if there is one
         driver = [tuple(p) for p in _core.cuda_param_info(spec.handle)]
         ours = [(offset, size) for _, offset, size in plan.fields]
         if driver and driver != ours:

@@ -8,6 +8,11 @@ Three attributes are patched, all in the parent process:
 * ``StaticTritonCompileResult.make_launcher`` and
   ``TritonCompileResult.make_launcher``: each launcher gets a ``KernelSpec``
   (or the reason it cannot have one).
+
+Inductor's compile caches are keyed on fastlaunch's state
+(``fastlaunch.cache_keys``); call sites are rewritten only while that key is
+in place and fastlaunch is enabled, so cached code never needs fastlaunch
+where it is off or absent.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 from typing import Any
 
-from ... import abi, codegen, launchers
+from ... import abi, cache_keys, codegen, launchers, routing
+from ... import config as fastlaunch_config
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
+from .. import torch_accessor
 from ..base import KernelSpec
 
 log = logging.getLogger(__name__)
@@ -78,6 +86,19 @@ def _kernel_params(compile_result: Any, launcher: Any) -> dict:
             "n_scratch": n_scratch, "owner": binary, "kind": "triton"}
 
 
+def plan_device(compile_meta: dict) -> int:
+    """The device a launcher's kernel handle belongs to. torch 2.14+
+    compile-on-one-rank leaves ``compile_meta["device"]`` None: Inductor then
+    loads the kernel on the current device (``_resolve_load_device``) right
+    before ``make_launcher`` returns, so that is the device, never 0 by default."""
+    device = compile_meta.get("device")
+    if device is None:
+        import torch
+
+        device = torch.cuda.current_device()
+    return int(device)
+
+
 def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
     """The KernelSpec of one freshly made launcher, or PlanUnavailable."""
     inductor_meta = compile_result.inductor_meta
@@ -100,7 +121,7 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
 
     grid, static_grid, grid_program = launchers.grid_resolver(
         GridExpr.from_meta(inductor_meta, compile_result.config), launcher, args)
-    device = compile_meta.get("device", 0) or 0
+    device = plan_device(compile_meta)
     name = inductor_meta.get("kernel_name") or getattr(compile_result.kernel, "name", "triton")
     return KernelSpec(
         name=str(name), handle=params["handle"], signature=types,
@@ -118,8 +139,12 @@ def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
 
     if not kwargs.get("triton", True) or V.graph.cpp_wrapper:
         return False
+    if not fastlaunch_config.get().enabled or not cache_keys.active():
+        return False  # the cache key would not say this code needs fastlaunch
     if config.triton.autotune_at_compile_time:
         return False
+    if config.profile_bandwidth:
+        return False  # every kernel gets a DebugAutotuner, whose run does the work
     device = kwargs.get("device") or V.graph.get_current_device_or_throw()
     return device.type == "cuda"
 
@@ -145,13 +170,51 @@ def _bind_options(autotuner: Any) -> dict:
 
     options: dict = {"static_reasons": [
         ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
-        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")]}
+        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1"),
+        # read by the autotuner at construction (TORCHINDUCTOR_DUMP_LAUNCH_TENSORS)
+        ("dump_launch_tensors", bool(getattr(autotuner, "dump_launch_tensors", False))),
+        # DebugAutotuner (profile_bandwidth) or any subclass that does its own work per call
+        ("run_overridden", type(autotuner).run is not triton_heuristics.CachingAutotuner.run)]}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
     if get_mode is not None:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
         options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
         options["maybe_full"] = torch._C._len_torch_dispatch_stack
+    if _router_takes("before_direct"):
+        before = _allocator_setter(autotuner)
+        if before is not None:
+            options["before_direct"] = before
     return options
+
+
+@functools.cache
+def _router_takes(option: str) -> bool:
+    import inspect
+
+    return option in inspect.signature(routing.BoundLaunch).parameters
+
+
+def _allocator_setter(autotuner: Any):
+    """What stock ``CachingAutotuner.run`` does before every launch (torch 2.10
+    to 2.14, identical): point Triton's allocator (a ContextVar, so per thread)
+    at ``torch.empty`` on the kernel's device type. The router calls it before
+    it calls a launcher directly, so a kernel with scratch memory works in any
+    thread."""
+    try:
+        import triton
+    except ImportError:
+        return None
+    set_allocator = getattr(triton, "set_allocator", None)
+    if set_allocator is None:
+        return None
+    import torch
+
+    device_type = autotuner.device_props.type
+
+    def alloc_fn(size: int, align: int, stream: int | None):
+        return torch.empty(size, dtype=torch.int8, device=device_type)
+
+    return functools.partial(set_allocator, alloc_fn)
 
 
 _state = launchers.Integration("cuda", _bind_options)
@@ -165,18 +228,45 @@ def install() -> bool:
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen
     from torch._inductor.runtime import triton_heuristics as th
 
+    cache_keys.install("cuda")
     patches = PatchSet("cuda-inductor")
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
     for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
         patches.add(cls, "make_launcher",
                     launchers.wrap_make_launcher(cls.make_launcher, describe_launcher))
-    _state.install(patches)
+    try:
+        _state.install(patches)
+    except BaseException:
+        cache_keys.uninstall("cuda")
+        raise
+    _forget_compiled_kernels()
+    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     return True
 
 
+def _forget_compiled_kernels() -> None:
+    """Inductor reuses a compiled kernel (its autotuner and launchers) by source
+    within a process: the compile futures (``CompiledTritonKernels``) and the
+    imported kernel modules (``PyCodeCache.modules_no_attr``). Launchers made
+    before install carry no KernelSpec; forget them, so later compiles import
+    the kernels again and make launchers through the patched make_launcher
+    (Triton's on-disk cache keeps that cheap). Graphs already loaded keep
+    theirs."""
+    async_compile = sys.modules.get("torch._inductor.async_compile")
+    kernels = getattr(async_compile, "CompiledTritonKernels", None)
+    if kernels is not None:
+        kernels.cache_clear()
+    codecache = sys.modules.get("torch._inductor.codecache")
+    modules = getattr(getattr(codecache, "PyCodeCache", None), "modules_no_attr", None)
+    if isinstance(modules, dict):
+        modules.clear()
+
+
 def uninstall() -> bool:
-    return _state.uninstall()
+    removed = _state.uninstall()
+    cache_keys.uninstall("cuda")
+    return removed
 
 
 def installed() -> bool:
