@@ -89,7 +89,11 @@ VARIABLES = (
                                   "torch-built accessor"),
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "
                                  "task-queue shim)"),
+    ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (torch accessor, selfcheck's "
+                             "reference launchers); default ~/.cache/fastlaunch"),
     ("FASTLAUNCH_WHEEL_CACHE", "tests: where downloaded torch-npu / triton-ascend wheels are kept"),
+    ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
+                                   "the interposition layer into"),
 )
 
 

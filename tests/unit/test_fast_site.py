@@ -36,7 +36,7 @@ class Site:
         cann.reset()
         self.args = args
         self.cann = cann
-        self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
+        self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="acl")
         backends.set_backend("npu", self.backend)
         spec = fakes.spec("k", signature, grid=grid or fakes.ceil_grid(2, 100), hooks=hooks,
                           ffts=True)
@@ -151,7 +151,7 @@ def test_launch_error_after_packing_is_raised_not_replayed(env, cann):
     assert site.tuner.full_entries == 1
 
 
-def test_bad_argument_reaches_the_router_as_an_input_error(env, cann):
+def test_bad_value_reaches_the_router_as_an_input_error(env, cann):
     """Nothing was submitted: never reported as a backend error."""
     site = Site(cann)
     promote(site)

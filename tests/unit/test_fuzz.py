@@ -89,7 +89,7 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
     signature = ["*fp32", "i32", "fp32"]
     runtime = _core.NpuRuntime([str(cann.path)])
     plan = _core.Plan("npu", signature, expected_device=(20, 0))
-    native = _core.NpuLauncher(plan, runtime, "k", 0xBEEF, False, 0)
+    native = _core.NpuLauncher(plan, runtime, "k", 0xBEEF, "acl")
     planned, other = object(), object()
     tuner = types.SimpleNamespace(best_launcher=planned)
     profiler = types.SimpleNamespace(_is_profiler_enabled=False)

@@ -280,7 +280,7 @@ def test_injected_failure_is_raised_and_never_replayed(npu_fake, stage):
     assert fastlaunch.stats()["error.backend_error"] == 1
 
 
-def test_bad_argument_value_takes_the_original_path_for_that_call(npu_fake):
+def test_bad_value_value_takes_the_original_path_for_that_call(npu_fake):
     """Found while packing, before the runtime's launch call: that one call goes to
     ``autotuner.run``; the plan stays for the next call."""
     bound, tuner, launchers = setup(npu_fake)
@@ -292,16 +292,16 @@ def test_bad_argument_value_takes_the_original_path_for_that_call(npu_fake):
     assert launchers[0].calls[-1][0] == (0x1000, 0x2000, 2.5)
     call(bound, npu_fake, launchers)
     assert bound.plan is plan and len(npu_fake.launches) == 2
-    assert fastlaunch.stats()["fallback.bad_argument"] == 1
+    assert fastlaunch.stats()["fallback.bad_value"] == 1
 
 
-def test_bad_argument_raises_in_strict_mode_without_submitting(npu_fake):
+def test_bad_value_raises_in_strict_mode_without_submitting(npu_fake):
     bound, tuner, launchers = setup(npu_fake)
     call(bound, npu_fake, launchers)
     call(bound, npu_fake, launchers)
     before = subs(npu_fake, launchers)
     with config.override(strict=True), pytest.raises(
-            FastLaunchError, match="strict_unexpected_fallback: bad_argument"):
+            FastLaunchError, match="strict_unexpected_fallback: bad_value"):
         bound(0x1000, 0x2000, 2.5, stream=7)
     assert subs(npu_fake, launchers) == before
 

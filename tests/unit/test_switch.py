@@ -62,7 +62,7 @@ def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
 
     cann.reset()
     previous = backends.set_backend("npu", NpuBackend(libraries=[str(cann.path)],
-                                                      queue="inline"))
+                                                      queue="inline", family="acl"))
     try:
         with profiler.fake_profiler(), config.override(enabled=True, backend="npu"):
             launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 100),

@@ -13,18 +13,18 @@ from __future__ import annotations
 from .. import _core
 from ..errors import CallRefused, FastLaunchError
 
+_DEFAULT_REASONS = (  # most specific first; the core names its own reason when it can
+    (_core.GridError, "grid_out_of_range"),
+    (_core.DeviceMismatch, "device_mismatch"),
+    (_core.InputError, "bad_value"),
+)
+
 
 def _refusal(err: BaseException) -> str:
     """The reason slug of an error raised before submission ("" for any other)."""
-    no_context = getattr(_core, "NoContext", None)  # newer cores tell it apart
-    if no_context is not None and isinstance(err, no_context):
-        return "no_context"
-    if isinstance(err, _core.GridError):
-        return "grid_out_of_range"
-    if isinstance(err, _core.DeviceMismatch):
-        return "device_mismatch"
-    if isinstance(err, _core.InputError):
-        return "bad_argument"
+    for kind, default in _DEFAULT_REASONS:
+        if isinstance(err, kind):
+            return getattr(err, "reason", None) or default
     return ""
 
 

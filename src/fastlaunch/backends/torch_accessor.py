@@ -147,6 +147,9 @@ def ensure(*, build: bool = False, wait: bool = False) -> bool:
                                      os.environ.get("FASTLAUNCH_TORCH_ACCESSOR", "1")):
                 _status = "off (FASTLAUNCH_TORCH_ACCESSOR=0); using tensor.data_ptr()"
                 return False
+            if importlib.util.find_spec("torch") is None:
+                _status = "torch is not installed; using data_ptr()"
+                return False
             cxx = compiler()
             if not cxx:
                 _fail(f"no C++ compiler ({os.environ.get('CXX', 'c++')} not found)")
