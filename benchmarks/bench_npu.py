@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """Host cost per launch on the NPU path, into the fake CANN runtime, in one run.
 
-* planned: the call slot's FastSite -> native NpuLauncher -> aclrtLaunchKernelWithHostArgs
-  (the fake records nothing, so the time is the host work before the launch call);
+* planned: the call slot's FastSite (with the integration's msprof probe) ->
+  native NpuLauncher -> rtKernelLaunch, the API of triton-ascend 3.2.0's stub
+  handles (the fake records nothing, so the time is the host work before the
+  launch call);
 * planned, Python router: the same through BoundLaunch;
 * generic: a Python launcher computing the grid, then a C launcher shaped like
-  triton-ascend's (PyArg_ParseTuple, metadata lookups, data_ptr() per pointer,
-  FFTS address per launch, struct built per call), into the same fake.
+  triton-ascend 3.2.0's (PyArg_ParseTuple, metadata lookups, data_ptr() per
+  pointer, rtGetC2cCtrlAddr per launch, struct built per call, rtKernelLaunch),
+  into the same fake.
 
-Kernel: (*fp32, *fp32, *fp32, *fp32, i32, fp32), FFTS on. Target: <= 2 us for
-the planned path. Usage: python benchmarks/bench_npu.py [--out DIR]
+Kernel: (*fp32, *fp32, *fp32, *fp32, i32, fp32), FFTS on, rt family. Target:
+<= 2 us for the planned path. Usage: python benchmarks/bench_npu.py [--out DIR]
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import fastlaunch  # noqa: E402
-from fastlaunch import backends, config, fakes, routing  # noqa: E402
+from fastlaunch import _core, backends, config, fakes, routing  # noqa: E402
 from fastlaunch.backends.npu import NpuBackend  # noqa: E402
 from helpers.fake_cann import FakeCann, build  # noqa: E402
 
@@ -68,13 +71,13 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="folder for bench_npu.json")
     options = parser.parse_args()
     tmp = Path(tempfile.mkdtemp())
-    cann = FakeCann(build("acl", tmp))
+    cann = FakeCann(build("rt", tmp))
     cann.reset()
     cann.lib.fake_set_recording(0)
     generic = build_generic(tmp)
     generic.load(str(cann.path))
 
-    backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
+    backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="rt")
     backends.set_backend("npu", backend)
     args = (Tensor(0x1000), Tensor(0x2000), Tensor(0x3000), Tensor(0x4000), 4096, 0.5)
     stream = 0x5000
@@ -84,12 +87,20 @@ def main() -> int:
         tuner = fakes.FakeAutotuner([launcher])
         slot = [None]
         bound = routing.bind({"kernel_name": spec.name, "abi": "npu", "arg_count": 6}, tuner,
-                             call_slot=slot)
+                             call_slot=slot, probes=[("msprof", _core.npu_msprof_collecting)],
+                             maybe_full=_core.npu_msprof_collecting)
         for _ in range(3):
             slot[0](*args, stream=stream)
         site = slot[0]
         assert type(site).__name__ == "FastSite"
+        bare_slot = [None]  # the same without the msprof probe, to show its cost
+        routing.bind({"kernel_name": spec.name, "abi": "npu", "arg_count": 6},
+                     fakes.FakeAutotuner([fakes.FakeLauncher(spec)]), call_slot=bare_slot)
+        for _ in range(3):
+            bare_slot[0](*args, stream=stream)
+        bare_site = bare_slot[0]
         native = bound.plan.plan
+        assert native.api == "rt"
         metadata = {"kernel_name": spec.name, "tensor_kinds": [0, 0, 0, 1]}
 
         def generic_launcher(in0, in1, in2, out0, xnumel, scale, stream):
@@ -100,6 +111,8 @@ def main() -> int:
         fastlaunch.reset_stats()
         rows = {
             "planned: call slot (FastSite)": per_call(lambda: site(*args, stream=stream)),
+            "planned: call slot without the msprof probe":
+                per_call(lambda: bare_site(*args, stream=stream)),
             "planned: Python router (BoundLaunch)": per_call(lambda: bound(*args, stream=stream)),
             "planned: native launch only (grid given)":
                 per_call(lambda: native.launch(stream, (16, 1, 1), args)),
@@ -113,7 +126,8 @@ def main() -> int:
     planned = rows["planned: call slot (FastSite)"]
     result = {"machine": platform.processor() or platform.machine(),
               "python": platform.python_version(), "date": time.strftime("%Y-%m-%d"),
-              "command": "python benchmarks/bench_npu.py", "signature": SIG,
+              "command": "python benchmarks/bench_npu.py --out benchmarks", "signature": SIG,
+              "launch_api": native.api,
               "us_per_launch": rows, "planned_hits": hits,
               "target_2us_met": planned <= 2.0,
               "generic_over_planned": rows["generic: Python launcher + PyArg_ParseTuple C "

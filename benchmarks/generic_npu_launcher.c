@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The baseline for benchmarks/bench_npu.py: a launcher shaped like the one
-// triton-ascend generates per kernel signature (METH_VARARGS +
+// triton-ascend 3.2.0 generates per kernel signature (METH_VARARGS +
 // PyArg_ParseTuple, metadata dict lookups, data_ptr() per pointer, the FFTS
-// address queried per launch, a packed struct built per call), for the
+// address queried per launch with rtGetC2cCtrlAddr, a packed struct built per
+// call, rtKernelLaunch with the registered stub), for the
 // signature (*fp32, *fp32, *fp32, *fp32, i32, fp32). It launches through the
 // same fake CANN library as the planned path. Written for this benchmark;
 // not triton-ascend's code.
@@ -11,8 +12,8 @@
 #include <dlfcn.h>
 #include <stdint.h>
 
-typedef int (*launch_fn)(void*, uint32_t, void*, void*, void*, size_t, void*, size_t);
-typedef int (*sync_addr_fn)(void**);
+typedef int (*launch_fn)(const void*, uint32_t, void*, uint32_t, void*, void*);
+typedef int (*sync_addr_fn)(uint64_t*, uint32_t*);
 static launch_fn launch_kernel = NULL;
 static sync_addr_fn sync_addr = NULL;
 
@@ -46,8 +47,8 @@ static PyObject* load(PyObject* self, PyObject* args) {
   if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return PyErr_Format(PyExc_OSError, "%s", dlerror());
-  launch_kernel = (launch_fn)dlsym(lib, "aclrtLaunchKernelWithHostArgs");
-  sync_addr = (sync_addr_fn)dlsym(lib, "aclrtGetHardwareSyncAddr");
+  launch_kernel = (launch_fn)dlsym(lib, "rtKernelLaunch");
+  sync_addr = (sync_addr_fn)dlsym(lib, "rtGetC2cCtrlAddr");
   if (!launch_kernel || !sync_addr) return PyErr_Format(PyExc_OSError, "missing symbols");
   Py_RETURN_NONE;
 }
@@ -75,14 +76,16 @@ static PyObject* launch(PyObject* self, PyObject* args) {
   if (!get_pointer(p0, &a.a0) || !get_pointer(p1, &a.a1) || !get_pointer(p2, &a.a2) ||
       !get_pointer(p3, &a.a3))
     return NULL;
-  if (sync_addr(&a.ffts_addr) != 0) return PyErr_Format(PyExc_RuntimeError, "ffts");
+  uint32_t ffts_len = 0;
+  if (sync_addr((uint64_t*)&a.ffts_addr, &ffts_len) != 0)
+    return PyErr_Format(PyExc_RuntimeError, "ffts");
   a.a4 = a4;
   a.a5 = a5;
   a.grid_x = gx;
   a.grid_y = gy;
   a.grid_z = gz;
-  int rc = launch_kernel((void*)function, (uint32_t)(gx * gy * gz), (void*)stream, NULL, &a,
-                         sizeof a, NULL, 0);
+  int rc = launch_kernel((const void*)function, (uint32_t)(gx * gy * gz), &a, sizeof a, NULL,
+                         (void*)stream);
   if (rc != 0) return PyErr_Format(PyExc_RuntimeError, "launch failed %d", rc);
   if (exit_hook != Py_None) {
     PyObject* r = PyObject_CallOneArg(exit_hook, launch_metadata);

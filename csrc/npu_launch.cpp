@@ -5,13 +5,17 @@
 
 #include <atomic>
 #include <cstring>
+#include <set>
 #include <utility>
 
 namespace fastlaunch {
 namespace {
 
-std::atomic<bool> g_msprof_registered{false};
 std::atomic<uint64_t> g_msprof_switch{0};
+// The msprof implementations the callback is registered with (one in a real
+// process; tests load several fakes).
+std::mutex g_msprof_mutex;
+std::set<void*> g_msprof_registered;
 
 // One launch. It owns its packed buffer because the task queue runs it
 // later, on another thread, after the Python call has returned.
@@ -125,7 +129,10 @@ bool MsprofCollecting() {
   return g_msprof_switch.load(std::memory_order_relaxed) != 0;
 }
 
-bool MsprofRegistered() { return g_msprof_registered.load(); }
+bool MsprofRegistered() {
+  std::lock_guard<std::mutex> lock(g_msprof_mutex);
+  return !g_msprof_registered.empty();
+}
 
 NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   std::vector<void*> handles;
@@ -152,9 +159,12 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
   if (get_device == nullptr) Find(handles, "rtGetDevice", &get_device);
   cann::MsprofRegisterCallback register_cb = nullptr;
   Find(handles, "MsprofRegisterCallback", &register_cb);
-  if (register_cb != nullptr && !g_msprof_registered.exchange(true)) {
-    if (register_cb(cann::kMsprofModuleCce, &MsprofControl) != 0) {
-      g_msprof_registered.store(false);
+  if (register_cb != nullptr) {
+    std::lock_guard<std::mutex> lock(g_msprof_mutex);
+    void* key = reinterpret_cast<void*>(register_cb);
+    if (g_msprof_registered.count(key) == 0 &&
+        register_cb(cann::kMsprofModuleCce, &MsprofControl) == 0) {
+      g_msprof_registered.insert(key);
     }
   }
   if (acl_launch == nullptr && rt_launch == nullptr) {

@@ -30,7 +30,7 @@ class NpuRuntime {
  public:
   // dlopen each library (already-loaded ones are shared) and resolve the
   // launch, FFTS, memcpy, sync and msprof symbols. Never throws: see
-  // missing(). Registers the msprof switch callback once per process.
+  // missing(). Registers the msprof switch callback once per msprof found.
   explicit NpuRuntime(const std::vector<std::string>& libraries);
 
   // Families whose launch entry point resolved: "rt", "acl", "rt,acl" or "".

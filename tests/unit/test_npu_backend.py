@@ -251,6 +251,9 @@ def test_detection_reads_loader_and_launcher():
     found = family.detect(_reader(both))
     assert found.reason == "launch_family_ambiguous" and "TRITON_CANN_910" in found.detail
     assert family.detect(_reader({})).reason == "launch_family_unknown"
+    helper_launch = {family.DRIVER: "lib.triton_launch_kernel(name, func, stream)",
+                     family.LOADER: acl[family.LOADER] + "aclrtLaunchKernelWithHostArgs(f, n"}
+    assert family.detect(_reader(helper_launch)).family.name == "acl"
 
 
 # ---------------------------------------------------------------- FFTS, stream, locks
@@ -450,3 +453,34 @@ def test_profiled_run_lists_every_kernel(cann):
         _core.npu_msprof_control(1, _command(2, 0))
         backends.set_backend("npu", previous)
     assert fastlaunch.stats()["fallback.msprof"] == 4
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"device_print": True}, "device_print_unsupported"),
+    ({"coalesce_factor": 2}, "coalesced_grid_unsupported"),
+    ({"blocks_parallel": True}, "blocks_parallel_clamp_unsupported"),
+    ({"local_memory": 2**32}, "local_memory_out_of_range"),
+])
+def test_behaviour_not_reproduced_refuses_the_plan(cann, options, reason):
+    with pytest.raises(PlanUnavailable) as info:
+        make(backend_for(cann, "rt"), family="rt", **options)
+    assert info.value.reason == reason and cann["rt"].calls() == []
+
+
+def test_blocks_parallel_is_read_when_the_launcher_is_generated():
+    on = kernel_meta.describe({0: "*fp32"}, {}, {"name": "k aiv"}, handle=1, kernel_name="k",
+                              family=kernel_meta.RT_3_2, ffts=False,
+                              env={"TRITON_ALL_BLOCKS_PARALLEL": "1"})
+    assert on.options["blocks_parallel"]
+
+
+def test_direct_launch_while_msprof_collects_is_refused(cann):
+    backend = backend_for(cann, "rt")
+    plan = make(backend, family="rt")
+    _core.npu_msprof_control(1, _command(1, 0x800))
+    try:
+        with pytest.raises(fastlaunch.CallRefused) as info:
+            backend.launch(plan, 1, (1, 1, 1), ARGS)
+    finally:
+        _core.npu_msprof_control(1, _command(2, 0))
+    assert info.value.reason == "msprof" and cann["rt"].calls() == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,26 @@ from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The support matrix of docs/npu_fast_launch.md: releases that pass the
+# contract, and those refused (their Inductor backend has another layout:
+# NPUWrapperCodeGen and npu_triton_heuristics.py).
+PASSING = tuple(sorted({*SUPPORTED_TORCH_NPU, "2.10.0.post7", "2.13.0", "2.14.0"}))
+REFUSED = ("2.11.0.post3", "2.12.0.post3")
 
-@pytest.fixture(scope="module", params=SUPPORTED_TORCH_NPU)
+
+@pytest.fixture(scope="module", params=PASSING)
 def release(request):
     return WheelSource(fetch(request.param))
+
+
+@pytest.mark.parametrize("version", REFUSED)
+def test_refused_releases_name_what_is_missing(version):
+    problems = contract.check(WheelSource(fetch(version)).read)
+    assert problems == [
+        f"{contract.WRAPPER}: class NPUPythonWrapperCodeGen missing",
+        f"{contract.WRAPPER}: NPUPythonWrapperCodeGen.generate_kernel_call missing",
+        f"{contract.HEURISTICS}: missing",
+    ]
 
 
 def test_release_satisfies_the_integration_contract(release):
@@ -78,8 +95,37 @@ static m::AclLaunchWithHostArgs launch = nullptr;
 using Declared = decltype(&aclrtLaunchKernelWithHostArgs);
 static_assert(sizeof(Declared) == sizeof(launch), "launch");
 static m::AclGetHardwareSyncAddr sync_addr = &aclrtGetHardwareSyncAddr;
-int main() { return sync_addr == nullptr; }
+static m::StreamSynchronize stream_sync = &aclrtSynchronizeStream;
+static m::GetDevice get_device = &aclrtGetDevice;
+static_assert(static_cast<int>(ACL_MEMCPY_HOST_TO_DEVICE) == m::kMemcpyHostToDevice, "H2D");
+static_assert(sizeof(aclrtMemcpyKind) == sizeof(int), "memcpy kind");
+int main() { return sync_addr == nullptr || stream_sync == nullptr || get_device == nullptr; }
 """)
     result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only", f"-I{inc}",
                              f"-I{ROOT / 'csrc'}", str(check)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
+@pytest.mark.parametrize("version", PASSING)
+def test_task_queue_shim_compiles_against_the_release_headers(version, tmp_path):
+    """queue_shim.cpp is built on the user's machine against torch_npu's
+    headers (OpCommand, the workspace allocator): it must compile there."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the shim includes "
+                                                "torch/extension.h)")
+    from torch.utils import cpp_extension
+
+    wanted = ".".join(version.split(".")[:2])
+    if not torch.__version__.startswith(wanted + "."):
+        pytest.skip(f"torch-npu {version} headers need torch {wanted}, "
+                    f"torch {torch.__version__} is installed")
+    root = WheelSource(fetch(version)).extract("torch_npu/include/", tmp_path)
+    inc = root / "torch_npu" / "include"
+    shim = ROOT / "src" / "fastlaunch" / "backends" / "npu" / "queue_shim.cpp"
+    paths = [*cpp_extension.include_paths(), str(inc), str(inc / "third_party" / "acl" / "inc"),
+             sysconfig.get_paths()["include"]]
+    result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only",
+                             "-DTORCH_EXTENSION_NAME=fastlaunch_npu_queue",
+                             *(f"-I{p}" for p in paths), str(shim)],
+                            capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr[-3000:]

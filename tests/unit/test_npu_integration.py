@@ -16,16 +16,17 @@ import pytest
 
 import fastlaunch
 from fastlaunch import backends, config, fakes, launchers, routing
-from fastlaunch.backends.npu import NpuBackend, integration
+from fastlaunch.backends.npu import NpuBackend, family, integration, kernel_meta
 from fastlaunch.testing import pack_bytes_reference
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 
 pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
 
-SIGNATURE = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32", "XBLOCK": "i32",
-             "XBLOCK_SUB": "constexpr"}
-ARG_NAMES = list(SIGNATURE)
+# As triton-ascend 3.2.0's JIT hands it to the compiler: constexprs only in
+# the constants (with the size args torch_npu specialised to 1).
+SIGNATURE = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32", "XBLOCK": "i32"}
+ARG_NAMES = [*SIGNATURE, "XBLOCK_SUB"]
 
 
 class Grid:
@@ -35,13 +36,27 @@ class Grid:
 
 @pytest.fixture
 def torch_npu_modules(monkeypatch):
+    monkeypatch.setattr(family, "installed", lambda: family.Detection(kernel_meta.RT_3_2))
+    ascend_utils = types.ModuleType("triton.backends.ascend.utils")
+    ascend_utils.get_ascend_arch_from_env = lambda: ""
+    ascend_utils.is_ffts_supported = lambda arch: arch not in ("Ascend910A", "Ascend310B4")
+    ascend_utils.force_disable_ffts = lambda: False
+    ascend = types.ModuleType("triton.backends.ascend")
+    ascend.utils = ascend_utils
+    triton_backends = types.ModuleType("triton.backends")
+    triton_backends.ascend = ascend
+    triton = types.ModuleType("triton")
+    triton.backends = triton_backends
+    for name, module in {"triton": triton, "triton.backends": triton_backends,
+                         "triton.backends.ascend": ascend,
+                         "triton.backends.ascend.utils": ascend_utils}.items():
+        monkeypatch.setitem(sys.modules, name, module)
     heuristics = types.ModuleType("torch_npu._inductor.runtime.triton_heuristics")
     heuristics.GridExpr = types.SimpleNamespace(
         from_meta=lambda meta, cfg: Grid(f"-(xnumel // -{cfg.kwargs['XBLOCK']})"))
     heuristics.GridExprNpu = types.SimpleNamespace(
         from_meta_and_set_numel=lambda meta, cfg, numels: Grid("-(xnumel // -XBLOCK)"))
     utils = types.ModuleType("torch_npu._inductor.utils")
-    utils.triton_support_ffts = lambda: True
     runtime = types.ModuleType("torch_npu._inductor.runtime")
     runtime.triton_heuristics = heuristics
     inductor = types.ModuleType("torch_npu._inductor")
@@ -55,15 +70,20 @@ def torch_npu_modules(monkeypatch):
         monkeypatch.setitem(sys.modules, name, module)
 
 
-def make_launcher(runner_calls, *, parallel_mode="simd", hook_calls=None, **metadata):
+def make_launcher(runner_calls, *, parallel_mode="simd", hook_calls=None, constants=None,
+                  **metadata):
     """What TritonCompileResultNpu.make_launcher builds (runtime block XBLOCK)."""
     binary = types.SimpleNamespace(
         src=types.SimpleNamespace(fn=types.SimpleNamespace(arg_names=ARG_NAMES,
-                                                           __name__="triton_poi_fused_0")),
-        metadata={"parallel_mode": parallel_mode, "shared_mem_dynamic_size": 0, **metadata})
+                                                           __name__="triton_poi_fused_0"),
+                                  signature=dict(SIGNATURE),
+                                  constants={"XBLOCK_SUB": 16, **(constants or {})}),
+        metadata={"name": "triton_poi_fused_0 aiv", "parallel_mode": parallel_mode,
+                  "force_simt_only": False, "compile_on_910_95": False,
+                  "shared_mem_dynamic_size": 221184, **metadata})
     hook = types.SimpleNamespace(calls=hook_calls if hook_calls is not None else [])
     scope = {"bin": binary, "function": 0xF00D, "launch_enter_hook": hook,
-             "launch_exit_hook": None,
+             "launch_exit_hook": None, "metadata": {"kernel_name": "triton_poi_fused_0"},
              "runner": lambda *a: runner_calls.append(a)}
     exec("def launcher(in_ptr0, out_ptr0, xnumel, XBLOCK, stream):\n"
          "    grid_0 = -(xnumel // -XBLOCK)\n"
@@ -78,16 +98,73 @@ def make_launcher(runner_calls, *, parallel_mode="simd", hook_calls=None, **meta
 
 
 def test_describe_launcher(torch_npu_modules):
-    compile_result, launcher = make_launcher([], parallel_mode="mix_simt", lock_num=2,
+    compile_result, launcher = make_launcher([], parallel_mode="mix_simd_simt", lock_num=2,
                                              workspace_size=64)
     spec = integration.describe_launcher(compile_result, launcher)
     assert spec.signature == ("*fp32", "*fp32", "i32", "i32")
     assert spec.names == ("in_ptr0", "out_ptr0", "xnumel", "XBLOCK")
     assert spec.positions == (0, 1, 2, 3) and spec.handle == 0xF00D
     assert spec.grid(1, 2, 1000, 256) == (4, 1, 1)
-    assert spec.options["ffts"] and spec.options["simt"] and not spec.options["pure_simt"]
-    assert (spec.options["lock_num"], spec.options["workspace_size"]) == (2, 64)
+    opts = spec.options
+    assert opts["family"] == "rt" and opts["ffts"] and opts["simt"] and not opts["pure_simt"]
+    assert not opts["simt_launch"]  # SIMT launch only when compiled for 910_95
+    assert (opts["lock_num"], opts["workspace_size"]) == (2, 64)
     assert len(spec.hooks) == 1 and spec.hooks[0] == []
+    assert spec.name == "triton_poi_fused_0"  # the launcher's packed metadata
+
+
+def test_size_arg_equal_to_one_is_not_packed(torch_npu_modules):
+    compile_result, launcher = make_launcher([], constants={"xnumel": 1})
+    spec = integration.describe_launcher(compile_result, launcher)
+    assert spec.signature == ("*fp32", "*fp32", "i32") and spec.positions == (0, 1, 3)
+    assert spec.names == ("in_ptr0", "out_ptr0", "XBLOCK")
+
+
+def test_simt_on_910_95_uses_the_simt_launch(torch_npu_modules):
+    compile_result, launcher = make_launcher([], force_simt_only=True, compile_on_910_95=True)
+    opts = integration.describe_launcher(compile_result, launcher).options
+    assert opts["simt_launch"] and opts["pure_simt"] and opts["local_memory"] == 216 * 1024
+
+
+def test_undecidable_launch_family_is_a_refusal(torch_npu_modules, monkeypatch):
+    monkeypatch.setattr(family, "installed", lambda: family.Detection(
+        None, "launch_family_ambiguous", "chosen at build time by TRITON_CANN_910"))
+    compile_result, launcher = make_launcher([])
+    wrapped = launchers.wrap_make_launcher(lambda self: launcher, integration.describe_launcher)
+    assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "launch_family_ambiguous"
+
+
+def test_triton_ascend_3_2_0_is_the_rt_family_and_its_acl_variant_the_acl_family(tmp_path):
+    """Detection on the released wheel's own loader and generator sources."""
+    from fastlaunch.selfcheck import ascend_reference
+    from helpers.wheels import triton_ascend_backend
+
+    def reader(folder):
+        return lambda path: ((folder / path.removeprefix("backends/ascend/")).read_text()
+                             if (folder / path.removeprefix("backends/ascend/")).is_file()
+                             else None)
+
+    released = triton_ascend_backend()
+    found = family.detect(reader(released))
+    assert found.family is not None, found
+    assert (found.family.name, found.family.simt_needs_910_95,
+            found.family.simt_local_memory) == ("rt", True, 216 * 1024)
+    acl = family.detect(reader(ascend_reference.acl_variant(released, tmp_path / "acl")))
+    assert acl.family is not None and acl.family.name == "acl", acl
+
+
+def test_bind_options_probe_msprof(monkeypatch):
+    from fastlaunch import _core
+
+    npu_config = types.SimpleNamespace(dump_fx_graph=False, check_accuracy=False)
+    inductor = types.ModuleType("torch_npu._inductor")
+    inductor.config = npu_config
+    monkeypatch.setitem(sys.modules, "torch_npu", types.ModuleType("torch_npu"))
+    monkeypatch.setitem(sys.modules, "torch_npu._inductor", inductor)
+    monkeypatch.setitem(sys.modules, "torch_npu._inductor.config", npu_config)
+    options = integration._bind_options(None)
+    assert options["probes"] == [("msprof", _core.npu_msprof_collecting)]
+    assert options["maybe_full"] is _core.npu_msprof_collecting
 
 
 def test_grouped_launchers_get_no_spec(torch_npu_modules):
@@ -98,27 +175,33 @@ def test_grouped_launchers_get_no_spec(torch_npu_modules):
 
 def test_unsupported_signature_is_a_refusal(torch_npu_modules):
     compile_result, launcher = make_launcher([])
-    compile_result.compile_meta["signature"] = {**SIGNATURE, "xnumel": "fp8e5"}
-    wrapped = launchers.wrap_make_launcher(lambda self: launcher,
-                                                      integration.describe_launcher)
-    assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "signature_type_unsupported"
+    scope = launcher.__globals__
+    scope["bin"].src.signature["xnumel"] = "fp8e5"
+    wrapped = launchers.wrap_make_launcher(lambda self: launcher, integration.describe_launcher)
+    assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "signature_type_unrenderable"
 
 
-@pytest.fixture(params=["acl", "rt"])
-def cann(request, tmp_path_factory):
-    fake = FakeCann(build(request.param, tmp_path_factory.mktemp(request.param)))
-    fake.reset()
-    return fake
+@pytest.fixture(scope="module")
+def fakes_by_family(tmp_path_factory):
+    return {name: FakeCann(build(name, tmp_path_factory.mktemp(name))) for name in ("acl", "rt")}
 
 
-def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, cann):
+@pytest.mark.parametrize("fam", ["acl", "rt"])
+def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, fakes_by_family,
+                                                      monkeypatch, fam):
+    monkeypatch.setattr(family, "installed", lambda: family.Detection(
+        kernel_meta.LaunchFamily(fam)))
+    cann, other = fakes_by_family[fam], fakes_by_family["rt" if fam == "acl" else "acl"]
+    cann.reset()
+    other.reset()
     runner_calls, hook_calls = [], []
     compile_result, launcher = make_launcher(runner_calls, hook_calls=hook_calls)
     wrapped = launchers.wrap_make_launcher(lambda self: launcher,
                                                       integration.describe_launcher)
     assert wrapped(compile_result) is launcher
     tuner = fakes.FakeAutotuner([launcher], runtime_blocks=(256,))
-    backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
+    # Both families' fakes are loaded: the plan takes the one describe_launcher found.
+    backend = NpuBackend(libraries=[str(cann.path), str(other.path)], queue="inline")
     previous = backends.set_backend("npu", backend)
     fastlaunch.reset_stats()
     try:
@@ -133,7 +216,9 @@ def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, cann):
         backends.set_backend("npu", previous)
     assert len(runner_calls) == 2 and len(cann.calls()) == 2
     assert runner_calls[0][:4] == (4, 1, 1, 0x99)
+    assert other.calls() == []
     call = cann.calls()[0]
+    assert call.api == fam
     assert (call.func, call.block_dim, call.stream) == (0xF00D, 4, 0x99)
     assert call.args == pack_bytes_reference("npu", ["*fp32", "*fp32", "i32", "i32"],
                                              (*args, 256), (4, 1, 1), ffts=True,
@@ -171,3 +256,74 @@ def test_call_site_rewritten_only_when_eligible(monkeypatch, eligible):
     else:
         assert wrapper.lines == ["  triton_poi_fused_0.run(buf0, buf1, 1000, stream=stream3)"]
         assert wrapper.imports.lines == []
+
+
+class _GeneratedLauncher:
+    """An original launcher that runs triton-ascend 3.2.0's generated C
+    launcher (built against the recording runtime), as make_launcher's does."""
+
+    def __init__(self, launch, packed, handle, spec):
+        self.launch, self.packed, self.handle = launch, packed, handle
+        self.store_cubin = False
+        setattr(self, routing.SPEC_ATTR, spec)
+
+    def __call__(self, *args, stream):
+        self.launch(1, 1, 1, stream, self.handle, self.packed, None, None, None, *args)
+
+
+def test_profiled_run_lists_every_kernel_through_the_generated_launcher(tmp_path):
+    """msprof on: every call takes the full entry, and triton-ascend's own
+    generated launcher reports each launch (API record per launch); msprof
+    off: the plan launches again, unreported, as the original would not
+    report either."""
+    import dataclasses
+
+    from fastlaunch import _core
+    from fastlaunch.selfcheck import ascend_reference as ar
+    from helpers.wheels import triton_ascend_backend
+
+    try:
+        recorder = ar.Recorder(ar.build_recorder())
+        gen = ar.Generator(triton_ascend_backend())
+        case = ar.Case(("*fp32", "*fp32", "i32"), name="triton_poi_fused_add_0")
+        (launch,) = ar.build_launchers(gen, [gen.render(case)], recorder.path, tmp_path)
+    except ar.Unavailable as err:
+        pytest.skip(str(err))
+    args = (ar.FakeTensor(0x1000, (4, 8)), ar.FakeTensor(0x2000, (32,)), 7)
+    differential = ar.Differential(recorder, {"rt": gen})
+    spec = dataclasses.replace(differential.spec("rt", ar.Call(case, args, (1, 1, 1))),
+                               static_grid=(1, 1, 1))
+    original = _GeneratedLauncher(launch, gen.packed_metadata(case), spec.handle, spec)
+    tuner = fakes.FakeAutotuner([original])
+    backend = NpuBackend(libraries=[str(recorder.path)], queue="inline", family="rt")
+    previous = backends.set_backend("npu", backend)
+    fastlaunch.reset_stats()
+    recorder.reset()
+    try:
+        with config.override(enabled=True, backend="npu"):
+            slot = [None]
+            routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, tuner,
+                         call_slot=slot, probes=[("msprof", _core.npu_msprof_collecting)],
+                         maybe_full=_core.npu_msprof_collecting)
+            slot[0](*args, stream=5)  # warm-up (original), then planned
+            slot[0](*args, stream=5)
+            assert fastlaunch.stats()["fast"] == 1
+            recorder.reset()
+            recorder.profiling(True)  # msprof's start command, L0 + L1
+            for _ in range(4):
+                slot[0](*args, stream=5)
+            profiled = recorder.events()
+            recorder.profiling(False)
+            recorder.reset()
+            slot[0](*args, stream=5)
+            after = recorder.events()
+    finally:
+        recorder.profiling(False)
+        backends.set_backend("npu", previous)
+    launches = [e for e in profiled if e.api == "rtKernelLaunch"]
+    reports = [e for e in profiled if e.api == "MsprofReportApi"]
+    assert len(launches) == 4 and len(reports) == 4
+    assert [e.name for e in profiled if e.api == "MsprofGetHashId"] == \
+        ["triton_poi_fused_add_0"] * 4
+    assert fastlaunch.stats()["fallback.msprof"] == 4 and fastlaunch.stats()["fast"] == 2
+    assert [e.api for e in after if e.api.startswith(("rt", "Msprof"))] == ["rtKernelLaunch"]

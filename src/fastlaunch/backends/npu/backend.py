@@ -18,7 +18,7 @@ import importlib.util
 from collections.abc import Callable, Sequence
 
 from ... import _core, config
-from ...errors import FastLaunchError, PlanUnavailable
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from .. import native, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
 from . import family as families
@@ -30,6 +30,8 @@ LockAllocator = Callable[[int, int], tuple[int, object]]
 
 #: c10::DeviceType::PrivateUse1, the device type of NPU tensors.
 PRIVATE_USE1 = 20
+#: CANN's profiling library: MsprofRegisterCallback, as the generated launchers use it.
+MSPROF = "libmsprofiler.so"
 
 
 def torch_workspace(size: int) -> tuple[int, object]:
@@ -120,12 +122,14 @@ class NpuBackend(Backend):
         self.locks = locks
         self._runtime: _core.NpuRuntime | None = None
         self._submit: object = None
-        self._keep: list = []  # callback allocators live as long as the backend
 
     @property
     def runtime(self) -> _core.NpuRuntime:
+        """CANN's entry points. libmsprofiler is loaded too (when present) for
+        the msprof switch, which creating the runtime registers for."""
         if self._runtime is None:
-            self._runtime = _core.NpuRuntime(list(self.libraries))
+            extra = [] if any("msprofiler" in lib for lib in self.libraries) else [MSPROF]
+            self._runtime = _core.NpuRuntime([*self.libraries, *extra])
         return self._runtime
 
     def available(self) -> tuple[bool, str]:
@@ -150,16 +154,16 @@ class NpuBackend(Backend):
             self._submit = queue.submit_capsule()
         return self._submit
 
-    def _lock_allocator(self, init: int) -> object:
+    def _lock_allocator(self, init: int) -> tuple[object, object]:
+        """(capsule, what must outlive the launcher that holds it)."""
         if self.locks is not None:
             wrapper = _CallbackAllocator(self.locks, init)
-            self._keep.append(wrapper)
-            return wrapper.capsule
+            return wrapper.capsule, wrapper
         if self._allocator is None and self.queue == "auto":
             from . import queue
 
             self._allocator = queue.allocator_capsule()
-        return self._allocator
+        return self._allocator, None
 
     def _family(self, opts) -> str:
         name = opts.get("family") or self.family
@@ -190,6 +194,7 @@ class NpuBackend(Backend):
             torch_accessor.ensure()
         lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
         lock_init = int(opts.get("lock_init_value", 0) or 0)
+        allocator, allocator_owner = self._lock_allocator(lock_init) if lock_num else (None, None)
         device = {"expected_device": (PRIVATE_USE1, spec.device)} if _plan_takes_device() else {}
         try:
             ffts = bool(opts.get("ffts"))
@@ -204,11 +209,11 @@ class NpuBackend(Backend):
                 plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
                 local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),
                 taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
-                lock_init=lock_init,
-                allocator=self._lock_allocator(lock_init) if lock_num else None)
+                lock_init=lock_init, allocator=allocator)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
+        launcher.allocator_owner = allocator_owner  # the capsule's table lives as long
         launcher.workspace_size = max(int(opts.get("workspace_size", 0) or 0), 0)
         return launcher
 
@@ -233,6 +238,11 @@ class NpuBackend(Backend):
         return self.workspace(plan.workspace_size * blocks)
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
+        if _core.npu_msprof_collecting():
+            # The router's probe already sends such calls to the original
+            # launcher, which reports them to msprof; a direct call is refused.
+            raise CallRefused("msprof", detail="msprof is collecting; the original launcher "
+                                               "reports this launch")
         try:
             if plan.workspace_size:
                 plan.plan.check_grid(*grid)  # refuse before allocating

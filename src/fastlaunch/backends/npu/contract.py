@@ -17,7 +17,6 @@ from pathlib import Path
 WRAPPER = "torch_npu/_inductor/codegen/wrapper.py"
 HEURISTICS = "torch_npu/_inductor/runtime/triton_heuristics.py"
 CONFIG = "torch_npu/_inductor/config.py"
-UTILS = "torch_npu/_inductor/utils.py"
 OPCOMMAND = "torch_npu/include/torch_npu/csrc/framework/OpCommand.h"
 OPPARAM = "torch_npu/include/torch_npu/csrc/framework/OpParamMaker.h"
 IN_TREE = "torch_npu/_inductor/experimental/python_wrapper_fast_launch/patch.py"
@@ -103,9 +102,6 @@ def check(read: Callable[[str], str | None]) -> list[str]:
     for name in ("dump_fx_graph", "check_accuracy"):
         if config_src and not re.search(rf"^{name}\s*=", config_src, re.M):
             problems.append(f"{CONFIG}: {name} missing")
-    utils_src = need(UTILS)
-    if utils_src and "def triton_support_ffts(" not in utils_src:
-        problems.append(f"{UTILS}: triton_support_ffts missing")
 
     opcommand = need(OPCOMMAND)
     if opcommand:

@@ -83,7 +83,9 @@ def detect(read: Callable[[str], str | None]) -> Detection:
     if driver is None or loader is None:
         missing = ", ".join(p for p, t in ((DRIVER, driver), (LOADER, loader)) if t is None)
         return Detection(None, "launch_family_unknown", f"triton-ascend lacks {missing}")
-    loads, launches = _loader_family(loader), _launcher_family(driver)
+    # Newer variants launch from npu_utils (dlopen-ed helpers) rather than
+    # from the generated source: then the loader's launch call counts.
+    loads, launches = _loader_family(loader), _launcher_family(driver) or _launcher_family(loader)
     if len(loads) != 1 or len(launches) != 1:
         what = (f"loader uses {sorted(loads) or 'neither'}, "
                 f"generated launcher uses {sorted(launches) or 'neither'}")
