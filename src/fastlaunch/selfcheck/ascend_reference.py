@@ -458,12 +458,12 @@ FFTS_APIS = ("rtGetC2cCtrlAddr", "aclrtGetHardwareSyncAddr")
 
 
 class Recorder:
-    """The recording runtime, loaded once per process (RTLD_GLOBAL, so the
-    reference launchers and fastlaunch's dlopen share this one copy)."""
+    """The recording runtime. The reference launchers (linked to it by soname)
+    and fastlaunch (dlopen of the same file) share this one loaded copy."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.lib = ctypes.CDLL(str(self.path), mode=ctypes.RTLD_GLOBAL)
+        self.lib = ctypes.CDLL(str(self.path))
         if self.lib.rec_event_size() != ctypes.sizeof(_Event):
             msg = "recorder event layout differs from ascend_reference._Event"
             raise RuntimeError(msg)
