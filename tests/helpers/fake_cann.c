@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A fake CANN runtime for tests: exports the launch and FFTS symbols of the
 // ACL API (built with -DFAKE_ACL) or the older rt API (-DFAKE_RT), records
-// every launch and host-to-device copy and can be told to fail. Also a fake task queue (fake_submit)
+// every call and can be told to fail. Also a fake task queue (fake_submit)
 // that defers tasks until fake_run_pending().
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,11 +66,6 @@ int aclrtLaunchKernelWithHostArgs(void* func, uint32_t block_dim, void* stream, 
   return record("acl", func, block_dim, stream, id, value, host_args, args_size);
 }
 
-int aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count, int kind) {
-  if (kind != 1 || count > dest_max) return 100004;
-  return record("acl-memcpy", dst, 0, NULL, -1, 0, src, count);
-}
-
 int aclrtGetHardwareSyncAddr(void** addr) {
   ++ffts_queries;
   *addr = (void*)(uintptr_t)ffts_addr;
@@ -109,11 +104,6 @@ int rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim, ArgsEx* info,
     return 100003;
   return record("rt-v2", stub, block_dim, stream, 2, cfg->local_memory_size, info->args,
                 info->args_size);
-}
-
-int rtMemcpy(void* dst, uint64_t dest_max, const void* src, uint64_t count, int kind) {
-  if (kind != 1 || count > dest_max) return 100004;
-  return record("rt-memcpy", dst, 0, NULL, -1, 0, src, count);
 }
 
 int rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {

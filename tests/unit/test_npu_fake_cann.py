@@ -128,32 +128,32 @@ def test_null_stream_is_passed_on_and_bad_args_are_errors(fake):
     assert fake.calls() == []
 
 
-def test_workspace_and_locks_are_allocated_and_passed(fake):
+def test_workspace_is_allocated_and_passed(fake):
     sizes = []
 
     def workspace(size):
-        sizes.append(("ws", size))
+        sizes.append(size)
         return 0xAAAA0000, object()
 
-    def locks(count, init):
-        sizes.append(("locks", count, init))
-        return 0xBBBB0000, object()
-
     backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family,
-                         workspace=workspace,
-                         locks=locks)
-    plan = backend.make_plan(spec(workspace_size=256, lock_num=4, lock_init_value=7),
-                             input_count=len(SIG), fixed_args=())
+                         workspace=workspace)
+    plan = backend.make_plan(spec(workspace_size=256), input_count=len(SIG), fixed_args=())
     backend.launch(plan, 9, (3, 2, 1), ARGS)
-    assert sizes == [("ws", 256 * 6), ("locks", 4, 7)]
-    copy, call = fake.calls()
-    # The locks are set with one host-to-device copy inside the task, as the original does.
-    assert copy.api.endswith("memcpy") and copy.func == 0xBBBB0000
-    assert copy.args == struct.pack("<4q", 7, 7, 7, 7)
-    assert struct.unpack_from("<QQQ", call.args) == (FFTS, 0xBBBB0000, 0xAAAA0000)
+    assert sizes == [256 * 6]
+    (call,) = fake.calls()
+    assert struct.unpack_from("<QQQ", call.args) == (FFTS, 0, 0xAAAA0000)
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (3, 2, 1), ffts=True,
-                                             ffts_addr=FFTS, workspace=0xAAAA0000,
-                                             sync_lock=0xBBBB0000)
+                                             ffts_addr=FFTS, workspace=0xAAAA0000)
+
+
+def test_locks_without_a_copy_function_refuse_the_plan(fake):
+    """The original sets its locks with a host-to-device copy; this fake
+    runtime has none (test_npu_differential covers the copy)."""
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family,
+                         locks=lambda count, init: (0xBBBB0000, None))
+    with pytest.raises(PlanUnavailable, match="rtMemcpy or aclrtMemcpy"):
+        backend.make_plan(spec(lock_num=4, lock_init_value=7), input_count=len(SIG),
+                          fixed_args=())
 
 
 @pytest.mark.parametrize(("options", "reason"), [
