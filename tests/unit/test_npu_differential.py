@@ -97,6 +97,10 @@ TARGETED = {
     "pure_simt_910_95": call(("*fp32", "i32", "*fp32"), force_simt_only=True,
                              parallel_mode="simt", compile_on_910_95=True,
                              shared_mem_dynamic_size=122880),
+    "pure_simt_with_workspace": call(("*fp32", "i32"), force_simt_only=True,
+                                     parallel_mode="simt", workspace_size=64),
+    "pure_simt_with_locks": call(("*fp32", "i32"), force_simt_only=True, parallel_mode="simt",
+                                 lock_num=2, lock_init_value=3),
     "simt_on_910_95": call(("*fp32", "i64"), parallel_mode="mix_simd_simt",
                            compile_on_910_95=True),
     "simt_not_910_95": call(("*fp32", "i64"), parallel_mode="mix_simd_simt"),
@@ -307,7 +311,8 @@ def random_call(draw) -> ar.Call:
                 shape = tuple(draw(st.lists(st.integers(1, 64), min_size=1, max_size=9)))
                 args.append(ar.FakeTensor(draw(st.integers(1, 2**64 - 1)), shape))
             else:
-                args.append(draw(st.one_of(st.integers(0, 2**64 - 1), st.none())))
+                args.append(draw(st.one_of(st.integers(0, 2**64 - 1), st.none(), st.builds(
+                    ar.FakeTensor, st.integers(0, 2**64 - 1)))))
         elif ty in ("i32", "i64") and draw(st.integers(0, 5)) == 0:
             constants[i] = 1  # a size argument torch_npu specialised to 1
             args.append(1)
