@@ -215,27 +215,3 @@ def test_routing_engine_end_to_end(fake):
         backends.set_backend("npu", previous)
     assert len(fake.calls()) == 2 and len(launcher.calls) == 1 and tuner.full_entries == 1
     assert fastlaunch.stats()["fast"] == 2 and fastlaunch.stats()["error.launch_failed"] == 1
-
-
-def test_tensor_accessor_reads_known_tensors_and_declines_others(fake):
-    """The native tensor reader (torch-built in production) is consulted first;
-    what it declines goes through data_ptr()."""
-    from fastlaunch import _core
-
-    class AccessorTensor:
-        def data_ptr(self):
-            raise AssertionError("the accessor must answer for this type")
-
-    class Other:
-        def data_ptr(self):
-            return 0x7777
-
-    plan = _core.Plan("cuda", ["*fp32", "*fp32"], n_scratch=0)
-    _core.set_tensor_accessor(fake.tensor_accessor_capsule())
-    try:
-        assert _core.has_tensor_accessor()
-        assert plan.pack((AccessorTensor(), Other())) == struct.pack("<QQ", 0xACCE55, 0x7777)
-    finally:
-        _core.set_tensor_accessor(None)
-    assert not _core.has_tensor_accessor()
-    assert plan.pack((Other(), Other())) == struct.pack("<QQ", 0x7777, 0x7777)
