@@ -554,6 +554,7 @@ def observe(events: Sequence[Event], padding: Sequence[bytes] = ()) -> dict[str,
         "syncs": [(e.api, e.stream) for e in events
                   if e.api in ("rtStreamSynchronize", "aclrtSynchronizeStream")],
         "ffts": sorted({e.api for e in events if e.api in FFTS_APIS}),
+        "pointer_checks": [e.handle for e in events if e.api == "aclrtPointerGetAttributes"],
         "hashed": [e.name for e in events if e.api == "MsprofGetHashId"],
         "profile": [_profile_record(e) for e in events if e.api.startswith("MsprofReport")],
     }
