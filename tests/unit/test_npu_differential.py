@@ -286,12 +286,22 @@ POINTER = st.sampled_from(POINTEES).map(lambda t: "*" + t)
 
 
 def _scalar_value(ty: str):
-    return {
+    """In-range values, and now and then what the original's parse formats
+    also accept: any int for u32/u64 ("I"/"K" keep the low bits), any int32
+    for i1 ("i"), any double for the 4-byte floats ("f" overflows to inf)."""
+    normal = {
         "i1": st.sampled_from([0, 1, True, False]),
         "i32": st.integers(-(2**31), 2**31 - 1), "i64": st.integers(-(2**63), 2**63 - 1),
         "u32": st.integers(0, 2**32 - 1), "u64": st.integers(0, 2**64 - 1),
         "fp64": st.floats(allow_nan=False, width=64),
     }.get(ty, st.floats(allow_nan=False, width=32))
+    edge = {
+        "i1": st.integers(-(2**31), 2**31 - 1), "u32": st.integers(-(2**70), 2**70),
+        "u64": st.integers(-(2**70), 2**70),
+    }.get(ty, st.floats(allow_nan=False) if ty in ("fp16", "bf16", "fp32", "f32") else None)
+    if edge is None:
+        return normal
+    return st.one_of(normal, normal, normal, edge)
 
 
 @st.composite
@@ -343,7 +353,8 @@ def random_call(draw) -> ar.Call:
         bs_task_type=draw(st.sampled_from([0, 10, 21, 32, 41, 52])),
         tensor_kinds=tuple(draw(st.lists(st.integers(0, 2), min_size=n_ptr, max_size=n_ptr))),
         arch=arch, disable_ffts=disable_ffts, taskqueue=draw(st.booleans()))
-    return ar.Call(case, tuple(args), grid, stream=draw(st.integers(1, 2**64 - 1)),
+    return ar.Call(case, tuple(args), grid, stream=draw(st.one_of(
+        *[st.integers(1, 2**64 - 1)] * 3, st.just(0))),
                            handle=draw(st.integers(1, 2**64 - 1)), profiling=profiling)
 
 
