@@ -169,18 +169,3 @@ int fake_last_run_rc(void) { return last_run_rc; }
 void fake_set_submit_error(int code) { submit_error = code; }
 const char* fake_pending_name(int i) { return (i >= 0 && i < n_pending) ? pending[i].name : ""; }
 void* fake_submit_address(void) { return (void*)&fake_submit; }
-
-// ---- a fake tensor accessor, same contract as backends/torch_accessor.cpp ----
-// Objects whose type is named "AccessorTensor" are read as address 0xACCE55;
-// everything else is declined (the core then calls data_ptr()).
-typedef struct _object PyObject;
-typedef struct { long refcnt; void* type; } ObjectHead;
-typedef struct { long refcnt; void* type; long size; const char* name; } TypeHead;
-
-int fake_tensor_accessor(PyObject* obj, uint64_t* out) {
-  const TypeHead* type = (const TypeHead*)((const ObjectHead*)obj)->type;
-  if (strcmp(type->name, "AccessorTensor") != 0) return 0;
-  *out = 0xACCE55;
-  return 1;
-}
-void* fake_tensor_accessor_address(void) { return (void*)&fake_tensor_accessor; }

@@ -49,7 +49,6 @@ class FakeCann:
         self.lib = ctypes.CDLL(str(path))
         self.lib.fake_record.restype = ctypes.POINTER(_Record)
         self.lib.fake_submit_address.restype = ctypes.c_void_p
-        self.lib.fake_tensor_accessor_address.restype = ctypes.c_void_p
         self.lib.fake_pending_name.restype = ctypes.c_char_p
         self.lib.fake_set_ffts_addr.argtypes = [ctypes.c_uint64]
 
@@ -67,10 +66,6 @@ class FakeCann:
     def submit_capsule(self) -> object:
         """A "fastlaunch.npu_submit" capsule around the fake task queue."""
         return _capsule(self.lib.fake_submit_address(), b"fastlaunch.npu_submit")
-
-    def tensor_accessor_capsule(self) -> object:
-        """A "fastlaunch.tensor_accessor" capsule around the fake accessor."""
-        return _capsule(self.lib.fake_tensor_accessor_address(), b"fastlaunch.tensor_accessor")
 
 
 def _capsule(address: int, name: bytes) -> object:

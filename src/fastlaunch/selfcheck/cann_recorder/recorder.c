@@ -181,6 +181,22 @@ EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
   return 0;
 }
 
+// Newer launchers check each tensor address: every pointer reads as device 0
+// memory unless a test marks host addresses (rec_set_host_below).
+static uint64_t host_below = 0;
+
+EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+  RecEvent* e = add("aclrtPointerGetAttributes");
+  if (e != NULL) e->handle = (uint64_t)(uintptr_t)ptr;
+  memset(attributes, 0, sizeof *attributes);
+  attributes->location.type = (uint64_t)(uintptr_t)ptr < host_below
+                                  ? ACL_MEM_LOCATION_TYPE_UNREGISTERED
+                                  : ACL_MEM_LOCATION_TYPE_DEVICE;
+  return 0;
+}
+
+EXPORT void rec_set_host_below(uint64_t address) { host_below = address; }
+
 // ---- torch_npu: caching allocator and task queue ----
 EXPORT uint64_t rec_alloc(int kind, uint64_t size, uint64_t stream) {
   uint64_t address = 0x7E0000000000ull + next_address;
@@ -306,4 +322,5 @@ EXPORT void rec_reset(void) {
   deferred = 0;
   ffts_addr = 0xFF75000000ull;
   next_address = 0;
+  host_below = 0;
 }

@@ -43,6 +43,24 @@ typedef struct {
 
 typedef struct aclrtPlaceHolderInfo aclrtPlaceHolderInfo;
 
+typedef enum {
+  ACL_MEM_LOCATION_TYPE_HOST = 0,
+  ACL_MEM_LOCATION_TYPE_DEVICE,
+  ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+  ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+typedef struct {
+  uint32_t id;
+  aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef struct {
+  aclrtMemLocation location;
+  uint32_t pageSize;
+  uint32_t rsv[4];
+} aclrtPtrAttributes;
+
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                                        aclrtStream stream, aclrtLaunchKernelCfg* cfg,
                                        void* hostArgs, size_t argsSize,
@@ -52,6 +70,7 @@ aclError aclrtGetHardwareSyncAddr(void** addr);
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind);
 aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes);
 
 #ifdef __cplusplus
 }
