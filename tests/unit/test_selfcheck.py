@@ -51,6 +51,10 @@ int cuFuncGetParamInfo(void* f, size_t i, size_t* offset, size_t* size) {
   *offset = offsets[i]; *size = sizes[i]; return 0;
 }
 int cuCtxGetDevice(int* dev) { *dev = 0; return 0; }
+int cuCtxGetCurrent(void** ctx) { *ctx = (void*)0x1; return 0; }
+int cuCtxSetCurrent(void* ctx) { (void)ctx; return 0; }
+int cuDeviceGet(int* dev, int ordinal) { *dev = ordinal; return 0; }
+int cuDevicePrimaryCtxRetain(void** ctx, int dev) { (void)dev; *ctx = (void*)0x1; return 0; }
 int cuGetErrorString(int rc, const char** text) { *text = "fake"; return 0; }
 int cuGetProcAddress_v2(const char* name, void** fn, int version, uint64_t flags, int* status) {
   if (status) *status = 0;
