@@ -467,6 +467,8 @@ def pack(abi: str, signature: Sequence[str], args: Sequence[object],
     same order, same exception type and reason."""
     import numpy as np
 
+    if ffts_addr is None:  # layout() may leave it unknown; a packed buffer may not
+        _int_in("ffts_addr", ffts_addr, 0, 2**64 - 1)
     check_plan(abi, signature, names=names, ffts=ffts, ffts_addr=ffts_addr,
                pure_simt=pure_simt, n_scratch=n_scratch, expected_device=expected_device)
     lay = layout(abi, signature, names=names, ffts=ffts, pure_simt=pure_simt,

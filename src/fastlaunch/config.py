@@ -92,6 +92,7 @@ VARIABLES = (
     ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (torch accessor, selfcheck's "
                              "reference launchers); default ~/.cache/fastlaunch"),
     ("FASTLAUNCH_WHEEL_CACHE", "tests: where downloaded torch-npu / triton-ascend wheels are kept"),
+    ("FASTLAUNCH_OFFLINE", "tests: 1 skips the wheel-reading tests at once instead of downloading"),
     ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
                                    "the interposition layer into"),
 )

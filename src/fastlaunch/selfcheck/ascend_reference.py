@@ -53,7 +53,7 @@ class Unavailable(RuntimeError):
 
 
 def cache_root() -> Path:
-    path = Path(os.environ.get("FASTLAUNCH_CACHE",
+    path = Path(os.environ.get("FASTLAUNCH_CACHE_DIR",
                                Path.home() / ".cache" / "fastlaunch")) / "ascend_reference"
     path.mkdir(parents=True, exist_ok=True)
     return path

@@ -233,9 +233,12 @@ class NpuBackend(Backend):
         return None
 
     def _workspace(self, plan, grid: Sequence[int]) -> tuple[int, object]:
-        # The original sizes it by the uint32 product of the grid.
+        """(address for the workspace slot, owner). The original sizes it by the
+        uint32 product of the grid, and allocates it even for a pure-SIMT
+        kernel, whose struct has no slot for it: the slot address is then 0."""
         blocks = (int(grid[0]) * int(grid[1]) * int(grid[2])) & 0xFFFFFFFF
-        return self.workspace(plan.workspace_size * blocks)
+        address, owner = self.workspace(plan.workspace_size * blocks)
+        return (address if plan.plan.has_hidden_slots else 0), owner
 
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
         if _core.npu_msprof_collecting():
