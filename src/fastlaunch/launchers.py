@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -108,3 +109,21 @@ class Integration:
         self.patches = None
         routing.register_bind_options(self.abi, None)
         return True
+
+
+def forget_compiled_kernels() -> None:
+    """Inductor reuses a compiled kernel (its autotuner and launchers) by source
+    within a process: the compile futures (``CompiledTritonKernels``) and the
+    imported kernel modules (``PyCodeCache.modules_no_attr``). Launchers made
+    before install carry no KernelSpec; forget them, so later compiles import
+    the kernels again and make launchers through the patched make_launcher
+    (Triton's on-disk cache keeps that cheap). Graphs already loaded keep
+    theirs."""
+    async_compile = sys.modules.get("torch._inductor.async_compile")
+    kernels = getattr(async_compile, "CompiledTritonKernels", None)
+    if kernels is not None:
+        kernels.cache_clear()
+    codecache = sys.modules.get("torch._inductor.codecache")
+    modules = getattr(getattr(codecache, "PyCodeCache", None), "modules_no_attr", None)
+    if isinstance(modules, dict):
+        modules.clear()

@@ -245,7 +245,9 @@ class BoundLaunch:
         reason = self._full_entry_reason(benchmark_run, kwargs)
         if reason:
             counters.fallback(reason, self._site)
-            return self.autotuner.run(*args, stream=stream, benchmark_run=benchmark_run, **kwargs)
+            if benchmark_run:  # only when asked: DebugAutotuner.run forwards it to the launcher
+                kwargs = {**kwargs, "benchmark_run": True}
+            return self.autotuner.run(*args, stream=stream, **kwargs)
         direct = self._direct
         if direct is not None:
             if self._selected(self.autotuner) is direct.launcher:

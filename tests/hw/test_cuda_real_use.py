@@ -24,7 +24,6 @@ from torch._inductor import config as inductor_config  # noqa: E402
 import fastlaunch  # noqa: E402
 from fastlaunch import cache_keys, routing  # noqa: E402
 from fastlaunch.backends.cuda import integration  # noqa: E402
-from fastlaunch.backends.cuda.backend import plan_checks_devices  # noqa: E402
 from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.cuda
@@ -293,9 +292,6 @@ def test_scratch_kernel_refused():
              "scratch_memory_unsupported", second_thread=False)
 
 
-@pytest.mark.skipif(not integration._router_takes("before_direct"),
-                    reason="the router has no before_direct option yet: direct launcher calls "
-                           "cannot set Triton's per-thread allocator")
 def test_scratch_kernel_from_a_second_thread_gets_the_allocator():
     _refused(_call_scratch, (torch.randn(256, 256, device=DEVICE),),
              "scratch_memory_unsupported")
@@ -552,9 +548,6 @@ def test_launch_hook_is_invoked_once_per_launch():
 
 # ---- device checks -------------------------------------------------------------
 
-@pytest.mark.skipif(not plan_checks_devices(),
-                    reason="the core has no expected_device check yet: a CPU tensor would "
-                           "reach the kernel and poison the CUDA context")
 def test_cpu_tensor_where_a_device_pointer_goes_takes_the_original_path():
     """Called through the planned call site itself (torch.compile would guard
     on the device and recompile): the original launcher raises its own error,

@@ -115,9 +115,6 @@ def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
     autotuner = object.__new__(CachingAutotuner)
     autotuner.dump_launch_tensors = False
     autotuner.device_props = types.SimpleNamespace(type="cpu")
-    monkeypatch.setattr(integration, "_router_takes", lambda option: False)
-    assert "before_direct" not in integration._bind_options(autotuner)
-    monkeypatch.setattr(integration, "_router_takes", lambda option: option == "before_direct")
     before = integration._bind_options(autotuner)["before_direct"]
     before()
     before()

@@ -162,9 +162,22 @@ def test_bind_options_probe_msprof(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch_npu", types.ModuleType("torch_npu"))
     monkeypatch.setitem(sys.modules, "torch_npu._inductor", inductor)
     monkeypatch.setitem(sys.modules, "torch_npu._inductor.config", npu_config)
+
+    class NPUCachingAutotuner:
+        def run(self, *args, stream, **kwargs):
+            return None
+
+    heuristics = types.ModuleType("torch_npu._inductor.runtime.triton_heuristics")
+    heuristics.NPUCachingAutotuner = NPUCachingAutotuner
+    runtime = types.ModuleType("torch_npu._inductor.runtime")
+    runtime.triton_heuristics = heuristics
+    inductor.runtime = runtime
+    monkeypatch.setitem(sys.modules, "torch_npu._inductor.runtime", runtime)
+    monkeypatch.setitem(sys.modules, "torch_npu._inductor.runtime.triton_heuristics", heuristics)
     options = integration._bind_options(None)
     assert options["probes"] == [("msprof", _core.npu_msprof_collecting)]
     assert options["maybe_full"] is _core.npu_msprof_collecting
+    assert options["stock_runs"] == (NPUCachingAutotuner.run,)
 
 
 def test_grouped_launchers_get_no_spec(torch_npu_modules):

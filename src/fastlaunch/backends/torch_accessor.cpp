@@ -17,8 +17,8 @@ int Read(PyObject* obj, uint64_t* out, int32_t* device_type, int32_t* device_ind
     const at::Tensor& tensor = THPVariable_Unpack(obj);
     const c10::Device device = tensor.device();
     *out = reinterpret_cast<uint64_t>(tensor.data_ptr());
-    if (device_type != nullptr) *device_type = static_cast<int32_t>(device.type());
-    if (device_index != nullptr) *device_index = device.index();
+    *device_type = static_cast<int32_t>(device.type());
+    *device_index = device.index();
     return 1;
   } catch (const std::exception&) {
     return 0;  // no storage (meta, fake): data_ptr() raises the proper error
@@ -27,25 +27,17 @@ int Read(PyObject* obj, uint64_t* out, int32_t* device_type, int32_t* device_ind
 
 }  // namespace
 
-// The accessor contract before device checks (plan.h: TensorAccessor with 2 args).
-extern "C" int fastlaunch_tensor_data_ptr(PyObject* obj, uint64_t* out) {
-  return Read(obj, out, nullptr, nullptr);
-}
-
-// With the device (c10::DeviceType value and index; CPU tensors: 0 and -1), so
-// the core can refuse a tensor that is not on the plan's device.
+// The accessor contract of csrc/plan.h (TensorAccessor): the pointer and the
+// device (c10::DeviceType value and index; CPU tensors: 0 and -1), so the core
+// can refuse a tensor that is not on the plan's device.
 extern "C" int fastlaunch_tensor_device_ptr(PyObject* obj, uint64_t* out, int32_t* device_type,
                                             int32_t* device_index) {
   return Read(obj, out, device_type, device_index);
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
-  m.def(
-      "capsule",
-      [](int version) {
-        void* fn = version >= 2 ? reinterpret_cast<void*>(&fastlaunch_tensor_device_ptr)
-                                : reinterpret_cast<void*>(&fastlaunch_tensor_data_ptr);
-        return py::capsule(fn, "fastlaunch.tensor_accessor");
-      },
-      py::arg("version") = 2);
+  m.def("capsule", []() {
+    return py::capsule(reinterpret_cast<void*>(&fastlaunch_tensor_device_ptr),
+                       "fastlaunch.tensor_accessor.v2");
+  });
 }

@@ -50,15 +50,6 @@ def status() -> str:
     return _status
 
 
-def core_version() -> int:
-    """The accessor contract the installed core expects: 2 reads the device too."""
-    try:
-        _core.Plan("cuda", ["i32"], expected_device=(1, 0))
-    except TypeError:
-        return 1
-    return 2
-
-
 def compiler() -> str:
     """Path and first ``--version`` line of the C++ compiler, or "" when there is none."""
     path = shutil.which(os.environ.get("CXX", "c++"))
@@ -103,7 +94,7 @@ def _load(path: Path, key: str) -> None:
         raise ImportError(msg)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    _core.set_tensor_accessor(module.capsule(core_version()))
+    _core.set_tensor_accessor(module.capsule())
     _status = f"active ({path})"
 
 

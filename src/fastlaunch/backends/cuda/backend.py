@@ -8,7 +8,6 @@ driver's own ``cuFuncGetParamInfo`` where the driver has it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from ... import _core
@@ -19,12 +18,6 @@ from ..base import Backend, KernelSpec, LaunchRecord
 # c10::DeviceType::CUDA: the core refuses tensor arguments on any other device
 # (or another CUDA device) before anything is packed.
 CUDA_DEVICE_TYPE = 1
-
-
-@functools.lru_cache(maxsize=1)
-def plan_checks_devices() -> bool:
-    """Whether the installed core takes ``expected_device`` (feature-detected)."""
-    return torch_accessor.core_version() >= 2
 
 
 class CudaBackend(Backend):
@@ -40,12 +33,11 @@ class CudaBackend(Backend):
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
         opts = spec.options
-        extra = {"expected_device": (CUDA_DEVICE_TYPE, spec.device)} if plan_checks_devices() \
-            else {}
         try:
             plan = _core.Plan("cuda", list(spec.signature), names=list(spec.names),
                              positions=list(spec.positions), input_count=input_count,
-                             n_scratch=int(opts.get("n_scratch", 2)), **extra)
+                             n_scratch=int(opts.get("n_scratch", 2)),
+                              expected_device=(CUDA_DEVICE_TYPE, spec.device))
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
         torch_accessor.ensure()  # never builds: loads a cached build if there is one

@@ -20,10 +20,9 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sys
 from typing import Any
 
-from ... import abi, cache_keys, codegen, launchers, routing
+from ... import abi, cache_keys, codegen, launchers
 from ... import config as fastlaunch_config
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
@@ -168,30 +167,22 @@ def _bind_options(autotuner: Any) -> dict:
     import torch
     from torch._inductor.runtime import triton_heuristics
 
-    options: dict = {"static_reasons": [
-        ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
-        ("dump_launch_params", os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1"),
-        # read by the autotuner at construction (TORCHINDUCTOR_DUMP_LAUNCH_TENSORS)
-        ("dump_launch_tensors", bool(getattr(autotuner, "dump_launch_tensors", False))),
-        # DebugAutotuner (profile_bandwidth) or any subclass that does its own work per call
-        ("run_overridden", type(autotuner).run is not triton_heuristics.CachingAutotuner.run)]}
+    options: dict = {
+        "static_reasons": [
+            ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
+            ("dump_launch_params",
+             os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")],
+        # DebugAutotuner (profile_bandwidth) or any subclass doing its own work per call
+        "stock_runs": (triton_heuristics.CachingAutotuner.run,)}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
     if get_mode is not None:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
         options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
         options["maybe_full"] = torch._C._len_torch_dispatch_stack
-    if _router_takes("before_direct"):
-        before = _allocator_setter(autotuner)
-        if before is not None:
-            options["before_direct"] = before
+    before = _allocator_setter(autotuner)
+    if before is not None:
+        options["before_direct"] = before
     return options
-
-
-@functools.cache
-def _router_takes(option: str) -> bool:
-    import inspect
-
-    return option in inspect.signature(routing.BoundLaunch).parameters
 
 
 def _allocator_setter(autotuner: Any):
@@ -240,27 +231,9 @@ def install() -> bool:
     except BaseException:
         cache_keys.uninstall("cuda")
         raise
-    _forget_compiled_kernels()
+    launchers.forget_compiled_kernels()
     torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     return True
-
-
-def _forget_compiled_kernels() -> None:
-    """Inductor reuses a compiled kernel (its autotuner and launchers) by source
-    within a process: the compile futures (``CompiledTritonKernels``) and the
-    imported kernel modules (``PyCodeCache.modules_no_attr``). Launchers made
-    before install carry no KernelSpec; forget them, so later compiles import
-    the kernels again and make launchers through the patched make_launcher
-    (Triton's on-disk cache keeps that cheap). Graphs already loaded keep
-    theirs."""
-    async_compile = sys.modules.get("torch._inductor.async_compile")
-    kernels = getattr(async_compile, "CompiledTritonKernels", None)
-    if kernels is not None:
-        kernels.cache_clear()
-    codecache = sys.modules.get("torch._inductor.codecache")
-    modules = getattr(getattr(codecache, "PyCodeCache", None), "modules_no_attr", None)
-    if isinstance(modules, dict):
-        modules.clear()
 
 
 def uninstall() -> bool:

@@ -87,12 +87,6 @@ class _CallbackAllocator:
         self.owners.pop(key, None)
 
 
-@functools.cache
-def _plan_takes_device() -> bool:
-    """Whether this ``_core.Plan`` checks tensors against an expected device."""
-    return "expected_device" in (_core.Plan.__init__.__doc__ or "")
-
-
 class NpuBackend(Backend):
     name = "npu"
     abi = "npu"
@@ -195,7 +189,6 @@ class NpuBackend(Backend):
         lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
         lock_init = int(opts.get("lock_init_value", 0) or 0)
         allocator, allocator_owner = self._lock_allocator(lock_init) if lock_num else (None, None)
-        device = {"expected_device": (PRIVATE_USE1, spec.device)} if _plan_takes_device() else {}
         try:
             ffts = bool(opts.get("ffts"))
             ffts_addr = self.runtime.ffts_address(family, spec.device) if ffts else 0
@@ -204,7 +197,8 @@ class NpuBackend(Backend):
                               positions=runtime_positions, input_count=input_count,
                               fixed_args=tuple(fixed_args), ffts=ffts, ffts_addr=ffts_addr,
                               pure_simt=bool(opts.get("pure_simt")),
-                              static_grid=spec.static_grid, **device)
+                              static_grid=spec.static_grid,
+                              expected_device=(PRIVATE_USE1, spec.device))
             launcher = _core.NpuLauncher(
                 plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
                 local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),

@@ -20,9 +20,10 @@ import functools
 import logging
 from typing import Any
 
-from ... import abi, codegen, config, launchers
+from ... import abi, cache_keys, codegen, config, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
+from .. import torch_accessor
 from ..base import KernelSpec
 from . import contract, family, kernel_meta
 
@@ -128,7 +129,9 @@ def _eligible(wrapper: Any, kwargs: dict) -> bool:
     from torch._inductor.virtualized import V
     from torch_npu._inductor.codegen import wrapper as wrapper_module
 
+    # Without the cache-key entry, the cache key would not say this code needs fastlaunch.
     return bool(kwargs.get("triton", True) and not V.graph.cpp_wrapper
+                and config.get().enabled and cache_keys.active()
                 and not wrapper_module._is_codegen_graph_partition_subgraph(wrapper)
                 and not inductor_config.triton.autotune_at_compile_time)
 
@@ -160,11 +163,15 @@ def profiling() -> bool:
 
 def _bind_options(autotuner: Any) -> dict:
     from torch_npu._inductor import config as npu_config
+    from torch_npu._inductor.runtime import triton_heuristics as th
 
     from ... import _core
 
+    stock = getattr(th, "NPUCachingAutotuner", None)
     return {"static_reasons": [("dump_fx_graph", bool(npu_config.dump_fx_graph)),
                                ("check_accuracy", bool(npu_config.check_accuracy))],
+            # a subclass doing its own work per call (e.g. a debug autotuner) takes the full entry
+            "stock_runs": (stock.run,) if stock is not None else (),
             "probes": [("msprof", _core.npu_msprof_collecting)],
             "maybe_full": _core.npu_msprof_collecting}
 
@@ -215,7 +222,14 @@ def install() -> bool:
     patches.add(TritonCompileResultNpu, "make_launcher",
                 launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
                                              describe_launcher))
-    _state.install(patches)
+    cache_keys.install("npu")
+    try:
+        _state.install(patches)
+    except BaseException:
+        cache_keys.uninstall("npu")
+        raise
+    launchers.forget_compiled_kernels()
+    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
     _register_profiling_switch()
     _choice = "fastlaunch"
     log.info("fastlaunch: npu integration installed (%s)",
@@ -225,7 +239,9 @@ def install() -> bool:
 
 
 def uninstall() -> bool:
-    return _state.uninstall()
+    removed = _state.uninstall()
+    cache_keys.uninstall("npu")
+    return removed
 
 
 def installed() -> bool:
