@@ -6,7 +6,7 @@ Two scenarios: ``ddp`` (``torch.compile(DDP(mlp))``) and ``fsdp2``
 its own process group on the same GPUs, started as a user starts one
 (``FASTLAUNCH=0/1``, Inductor's caches on, one cache folder per variant): in
 one process Dynamo would hand the second model the first one's compiled code.
-The groups take turns through a shared store, one timed block at a time,
+The groups take turns through the parent's store, one timed block at a time,
 the first variant flipped each round; each sample is the mean step time of
 a block of steps (forward, backward with its collectives, optimizer) on the
 group's slowest rank. Each variant's fast-launch count during its timed
@@ -150,10 +150,21 @@ def turns(rounds: int, blocks: int) -> list[str]:
     return out
 
 
-def wait_for_all(coord, key: str, count: int) -> None:
-    coord.add(key, 1)
-    while coord.add(key, 0) < count:
-        time.sleep(0.005)
+def wait_for_all(store, key: str, count: int) -> None:
+    """A barrier for processes that share only the store."""
+    if store.add(key, 1) == count:
+        store.set(key + "/go", "1")
+    store.wait([key + "/go"])
+
+
+def connect(port: int, timeout_s: float):
+    """The parent's store: turns are handed over without polling."""
+    return torch.distributed.TCPStore("127.0.0.1", port, is_master=False,
+                                      timeout=datetime.timedelta(seconds=timeout_s))
+
+
+def serve() -> torch.distributed.TCPStore:
+    return torch.distributed.TCPStore("127.0.0.1", 0, is_master=True, wait_for_workers=False)
 
 
 def bench_scenario(scenario, variant, coord, processes, device, run) -> dict:
@@ -195,8 +206,7 @@ def rank_main(rank: int, variant: str, world: int, tmp: str, run: dict) -> None:
     timeout = datetime.timedelta(seconds=300)
     dist.init_process_group(backend, init_method=f"file://{tmp}/{variant}.store", rank=rank,
                             world_size=world, timeout=timeout)
-    coord = dist.FileStore(f"{tmp}/turns.store", 2 * world)  # shared by both groups
-    coord.set_timeout(timeout)
+    coord = connect(run["port"], 300)  # the parent's store, shared by both groups
     try:
         results = {}
         for scenario in run["scenarios"]:
@@ -240,6 +250,8 @@ def main() -> int:
         {"rounds": 6, "blocks": 5, "steps": 20}
     run = {"scenarios": options.scenarios.split(","), **sizes}
     tmp = Path(tempfile.mkdtemp(prefix="bench_distributed."))
+    store = serve()
+    run["port"] = store.port
     groups = [start_group(v, options.world, tmp, run) for v in VARIANTS]
     try:
         pending = groups

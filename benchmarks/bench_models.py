@@ -11,7 +11,7 @@ Each variant runs in a process of its own, started as a user starts one
 (``FASTLAUNCH=0/1`` in the environment, Inductor's caches on, one cache
 folder per variant): in one process Dynamo hands a second model of the same
 class the first one's compiled code. The processes compile and warm up side
-by side, then take turns through a file store, one timed block at a time, so
+by side, then take turns through the parent's store, one timed block at a time, so
 that only one process runs while another is timed; the order of the variants
 changes every round. ``stock2`` is a second stock build that is not timed: its
 outputs against ``stock`` show how far stock is from itself (autotuning picks
@@ -99,7 +99,7 @@ def build_model(name: str, device):
     if name in ("gpt2", "llama", "bert"):
         import transformers as tf
 
-        common = {"vocab_size": VOCAB, "use_cache": False}
+        common = {"vocab_size": VOCAB, "use_cache": False, "bos_token_id": 0, "eos_token_id": 0}
         if name == "gpt2":
             cfg = tf.GPT2Config(n_layer=2, n_embd=128, n_head=4, n_positions=256, resid_pdrop=0.0,
                                 embd_pdrop=0.0, attn_pdrop=0.0, **common)
@@ -196,9 +196,20 @@ class Runner:
 # ---------------------------------------------------------------- one variant's process
 
 def wait_for_all(store, key: str, count: int) -> None:
-    store.add(key, 1)
-    while store.add(key, 0) < count:
-        time.sleep(0.005)
+    """A barrier for processes that share only the store."""
+    if store.add(key, 1) == count:
+        store.set(key + "/go", "1")
+    store.wait([key + "/go"])
+
+
+def connect(port: int, timeout_s: float):
+    """The parent's store: turns are handed over without polling."""
+    return torch.distributed.TCPStore("127.0.0.1", port, is_master=False,
+                                      timeout=datetime.timedelta(seconds=timeout_s))
+
+
+def serve() -> torch.distributed.TCPStore:
+    return torch.distributed.TCPStore("127.0.0.1", 0, is_master=True, wait_for_workers=False)
 
 
 def time_block(runner: Runner, calls: int) -> float:
@@ -215,9 +226,7 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
     import fastlaunch
 
     tmp = Path(plan["tmp"])
-    store = torch.distributed.FileStore(str(tmp / f"{plan['phase']}.store"),
-                                        len(plan["variants"]))
-    store.set_timeout(datetime.timedelta(seconds=plan["store_timeout_s"]))
+    store = connect(plan["port"], plan["store_timeout_s"])
     options = plan["options"][variant]
     device = torch.device(plan["device"])
     if device.type == "cuda":
@@ -289,7 +298,9 @@ def run_phase(phase: str, variants: dict, workloads: list, tmp: Path, sizes: dic
               compile_budget_s: float, timeout_s: float, device: str) -> dict:
     """Start one process per variant (its environment set as a user would), join them all."""
     names = list(variants)
-    plan = {"phase": phase, "variants": names, "tmp": str(tmp), "workloads": workloads,
+    store = serve()
+    plan = {"phase": phase, "port": store.port, "variants": names, "tmp": str(tmp),
+            "workloads": workloads,
             "options": {v: variants[v]["options"] for v in names},
             "timed": {v: variants[v]["timed"] for v in names},
             "compile_deadline": time.time() + compile_budget_s,
