@@ -6,6 +6,7 @@ Two scenarios: ``ddp`` (``torch.compile(DDP(mlp))``) and ``fsdp2``
 its own process group on the same GPUs, started as a user starts one
 (``FASTLAUNCH=0/1``, Inductor's caches on, one cache folder per variant): in
 one process Dynamo would hand the second model the first one's compiled code.
+Each process has its own CPU cores where the machine has two or more per process.
 The groups take turns through the parent's store, one timed block at a time,
 the first variant flipped each round; each sample is the mean step time of
 a block of steps (forward, backward with its collectives, optimizer) on the
@@ -195,9 +196,19 @@ def bench_scenario(scenario, variant, coord, processes, device, run) -> dict:
             "fallbacks": {k: v for k, v in counts.items() if k.startswith("fallback.")}}
 
 
+def pin(index: int, count: int) -> list[int]:
+    """Give process ``index`` of ``count`` its own share of this process's CPUs (if >= 2)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    share = len(cpus) // count
+    if share >= 2:
+        os.sched_setaffinity(0, cpus[index * share:(index + 1) * share])
+    return sorted(os.sched_getaffinity(0))
+
+
 def rank_main(rank: int, variant: str, world: int, tmp: str, run: dict) -> None:
     """One rank of one variant's process group (fast launch set by FASTLAUNCH)."""
     os.environ.update(NO_MULTICAST)
+    cpus = pin(VARIANTS.index(variant) * world + rank, len(VARIANTS) * world)
     if torch.cuda.is_available():
         torch.cuda.set_device(rank)
         device, backend = torch.device("cuda", rank), "nccl"
@@ -211,6 +222,7 @@ def rank_main(rank: int, variant: str, world: int, tmp: str, run: dict) -> None:
         results = {}
         for scenario in run["scenarios"]:
             results[scenario] = bench_scenario(scenario, variant, coord, 2 * world, device, run)
+            results[scenario]["rank0_cpus"] = cpus
             if rank == 0:
                 print(variant, scenario, json.dumps(results[scenario]), flush=True)
         if rank == 0:

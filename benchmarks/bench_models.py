@@ -13,9 +13,12 @@ folder per variant): in one process Dynamo hands a second model of the same
 class the first one's compiled code. The processes compile and warm up side
 by side, then take turns through the parent's store, one timed block at a time, so
 that only one process runs while another is timed; the order of the variants
-changes every round. ``stock2`` is a second stock build that is not timed: its
-outputs against ``stock`` show how far stock is from itself (autotuning picks
-configs by timing), the tolerance for fastlaunch where it is not bit-equal.
+changes every round. For the timed part each process has its own CPU cores
+where the machine has two or more per process. ``stock2`` is a second stock build: its outputs
+against ``stock`` show how far stock is from itself (autotuning picks configs
+by timing), the tolerance for fastlaunch where it is not bit-equal, and its
+step time against ``stock`` shows how much two processes running the same
+code differ (the noise floor of this comparison).
 
 The warm-cache set starts new processes over the folders the cold set filled:
 stock and fastlaunch over their own caches, and fastlaunch over stock's.
@@ -80,7 +83,7 @@ VARIANTS = {
     "fastlaunch": ("1", {}, None, True),
     "cpp_wrapper": ("0", {"cpp_wrapper": True}, None, True),
     "reduce-overhead": ("0", {}, "reduce-overhead", True),
-    "stock2": ("0", {}, None, False),
+    "stock2": ("0", {}, None, True),
 }
 WARM_VARIANTS = {  # warm-cache set: variant -> (FASTLAUNCH, cache folder of)
     "stock (warm cache)": ("0", "stock"),
@@ -220,6 +223,15 @@ def time_block(runner: Runner, calls: int) -> float:
     return (time.perf_counter() - t0) / calls * 1e3
 
 
+def pin(index: int, count: int) -> list[int]:
+    """Give process ``index`` of ``count`` its own share of this process's CPUs (if >= 2)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    share = len(cpus) // count
+    if share >= 2:
+        os.sched_setaffinity(0, cpus[index * share:(index + 1) * share])
+    return sorted(os.sched_getaffinity(0))
+
+
 def variant_main(_process: int, variant: str, plan: dict) -> None:
     """Compile and check every workload in time, publish them, then take turns."""
     import fastlaunch
@@ -257,6 +269,7 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
                               "traceback": traceback.format_exc(limit=6)}
     store.set(f"ready/{variant}", json.dumps(sorted(runners) if plan["timed"][variant] else []))
     wait_for_all(store, "compiled", len(plan["variants"]))
+    report["cpus"] = pin(plan["variants"].index(variant), len(plan["variants"]))  # for timing
     ready = {v: set(json.loads(store.get(f"ready/{v}"))) for v in plan["variants"]}
     timed = [v for v in plan["variants"] if plan["timed"][v]]
     for w in WORKLOADS:
@@ -378,7 +391,7 @@ def cell(row: dict) -> str:
 
 def markdown(result: dict) -> str:
     cold, warm = result["cold"], result["warm"]
-    timed = [v for v, o in VARIANTS.items() if o[3]]
+    timed = list(VARIANTS)
     lines = ["| workload | " + " | ".join(f"{v} ms" for v in timed)
              + " | stock / fastlaunch | fastlaunch vs stock (outputs) | fast launches |",
              "|---" * (len(timed) + 4) + "|"]
@@ -423,7 +436,7 @@ def chart(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     cold = result["cold"]
-    variants = ["fastlaunch", "cpp_wrapper", "reduce-overhead"]
+    variants = ["fastlaunch", "cpp_wrapper", "reduce-overhead", "stock2"]
     workloads = [w for w in result["workloads"] if "median_ms" in cold["stock"].get(w, {})]
     fig, ax = plt.subplots(figsize=(11, 0.55 * len(workloads) + 1.5))
     height = 0.8 / len(variants)
@@ -435,7 +448,7 @@ def chart(result: dict, path: Path) -> None:
             stock = cold["stock"][w]["median_ms"]
             speed = stock / row["median_ms"]
             lo, hi = stock / row["max_ms"], stock / row["min_ms"]
-            y = i + (j - 1) * height
+            y = i + (j - 1.5) * height
             ax.barh(y, speed, height, color=f"C{j}", label=v if i == 0 else None,
                     xerr=[[speed - lo], [hi - speed]], capsize=2)
             ax.text(speed, y, f" {speed:.2f}", va="center", fontsize=7)
@@ -468,8 +481,8 @@ def main() -> int:
         if unknown:
             parser.error(f"--workloads: unknown {sorted(unknown)}; expected some of {workloads}")
         workloads = [w for w in workloads if w in options.workloads.split(",")]
-    sizes = ({"rounds": 3, "blocks": 2, "calls": 10} if options.quick
-             else {"rounds": 5, "blocks": 3, "calls": 20})
+    sizes = ({"rounds": 4, "blocks": 3, "calls": 20} if options.quick
+             else {"rounds": 6, "blocks": 5, "calls": 30})
     tmp = Path(tempfile.mkdtemp(prefix="bench_models."))
     os.environ.pop("TORCHINDUCTOR_FORCE_DISABLE_CACHES", None)   # caches on, as users run
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "4")  # several compiling processes
