@@ -6,7 +6,7 @@ import ctypes.util
 
 import pytest
 
-from fastlaunch import PlanUnavailable, _core
+from fastlaunch import PlanUnavailable, _core, routing
 from fastlaunch.backends.cuda import CudaBackend
 from fastlaunch.testing import pack_bytes_reference
 
@@ -88,16 +88,22 @@ def test_full_entry_reasons_for_dump_tensors_and_overridden_run():
         def run(self, *args, stream, **kwargs):
             return super().run(*args, stream=stream, **kwargs)
 
+    def reason(autotuner):
+        """What the router fixes at bind for this autotuner, with the CUDA options."""
+        options = integration._bind_options(autotuner)
+        return routing.static_full_entry_reason(autotuner, options["static_reasons"],
+                                                options["stock_runs"])
+
     stock = object.__new__(CachingAutotuner)
     stock.dump_launch_tensors = False
     stock.device_props = None
-    reasons = dict(integration._bind_options(stock)["static_reasons"])
-    assert not reasons["dump_launch_tensors"] and not reasons["run_overridden"]
+    assert reason(stock) == ""
     stock.dump_launch_tensors = True
-    assert dict(integration._bind_options(stock)["static_reasons"])["dump_launch_tensors"]
+    assert reason(stock) == "dump_launch_tensors"
     sub = object.__new__(Overriding)
     sub.dump_launch_tensors = False
-    assert dict(integration._bind_options(sub)["static_reasons"])["run_overridden"]
+    sub.device_props = None
+    assert reason(sub) == "run_overridden"
 
 
 def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):

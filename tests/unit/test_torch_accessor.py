@@ -50,18 +50,15 @@ def test_no_compiler_is_reported_not_raised(fresh, monkeypatch):
     assert "no C++ compiler (no-such-compiler-fastlaunch not found)" in torch_accessor.status()
 
 
-def _call_accessor(capsule, version, obj):
+def _call_accessor(capsule, obj):
+    """Calls the accessor through the contract of csrc/plan.h, as the core does."""
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    address = get(capsule, b"fastlaunch.tensor_accessor")
+    address = get(capsule, b"fastlaunch.tensor_accessor.v2")
     out, dtype, index = ctypes.c_uint64(), ctypes.c_int32(-7), ctypes.c_int32(-7)
-    if version == 2:
-        fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p,
-                              ctypes.c_void_p)(address)
-        rc = fn(obj, ctypes.addressof(out), ctypes.addressof(dtype), ctypes.addressof(index))
-    else:
-        fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p)(address)
-        rc = fn(obj, ctypes.addressof(out))
+    fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p,
+                          ctypes.c_void_p)(address)
+    rc = fn(obj, ctypes.addressof(out), ctypes.addressof(dtype), ctypes.addressof(index))
     return rc, out.value, dtype.value, index.value
 
 
@@ -95,11 +92,10 @@ def test_build_in_background_then_load_from_cache(fresh, monkeypatch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     t = torch.arange(6, dtype=torch.float32)[2:]
-    assert _call_accessor(module.capsule(2), 2, t) == (1, t.data_ptr(), 0, -1)
-    assert _call_accessor(module.capsule(1), 1, t)[:2] == (1, t.data_ptr())
+    assert _call_accessor(module.capsule(), t) == (1, t.data_ptr(), 0, -1)
 
     class Sub(torch.Tensor):
         pass
 
-    assert _call_accessor(module.capsule(2), 2, t.as_subclass(Sub))[0] == 0
-    assert _call_accessor(module.capsule(2), 2, 5)[0] == 0
+    assert _call_accessor(module.capsule(), t.as_subclass(Sub))[0] == 0
+    assert _call_accessor(module.capsule(), 5)[0] == 0
