@@ -354,3 +354,14 @@ def test_device_backend_without_device_is_unchecked(backend, monkeypatch, capsys
     assert code == report.EXIT_UNCHECKED
     assert f"{backend}: no device here" in capsys.readouterr().out
     assert json.loads((tmp_path / "r.json").read_text())["exit_code"] == report.EXIT_UNCHECKED
+
+
+def test_preload_keeps_what_is_preloaded_first():
+    """A sanitizer runtime must stay first in LD_PRELOAD; the loader splits on
+    colons and whitespace alike."""
+    if interpose.library_path() is None:
+        pytest.skip("the interposition layer is not built in this install")
+    layer = str(interpose.library_path())
+    env = interpose.preload_env({"LD_PRELOAD": f"/x/libasan.so /x/libstdc++.so:{layer}"})
+    assert env["LD_PRELOAD"].split(":") == ["/x/libasan.so", "/x/libstdc++.so", layer]
+    assert interpose.preload_env({})["LD_PRELOAD"] == layer

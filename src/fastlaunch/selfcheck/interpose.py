@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import dataclasses
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,10 +85,15 @@ def library_path() -> Path | None:
     return path if path.is_file() else None
 
 
+def _preload_list(value: str) -> list[str]:
+    """``LD_PRELOAD`` entries: the loader splits on colons and whitespace."""
+    return re.split(r"[:\s]+", value.strip()) if value.strip() else []
+
+
 def preloaded() -> bool:
     """Whether this process was started with the layer preloaded."""
     path = library_path()
-    if path is None or str(path) not in os.environ.get("LD_PRELOAD", "").split(":"):
+    if path is None or str(path) not in _preload_list(os.environ.get("LD_PRELOAD", "")):
         return False
     try:
         ctypes.CDLL(str(path), mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
@@ -97,14 +103,16 @@ def preloaded() -> bool:
 
 
 def preload_env(env: dict[str, str] | None = None) -> dict[str, str]:
-    """``env`` (default: this process's) with the layer first in ``LD_PRELOAD``."""
+    """``env`` (default: this process's) with the layer added to ``LD_PRELOAD``,
+    after what is there: a sanitizer runtime must stay first, and the layer
+    only needs to come before the runtime libraries, which are never preloaded."""
     path = library_path()
     if path is None:
         msg = f"{LIBRARY} is not installed beside {__file__}; reinstall fastlaunch"
         raise FileNotFoundError(msg)
     env = dict(os.environ if env is None else env)
-    rest = [p for p in env.get("LD_PRELOAD", "").split(":") if p and p != str(path)]
-    env["LD_PRELOAD"] = ":".join([str(path), *rest])
+    rest = [p for p in _preload_list(env.get("LD_PRELOAD", "")) if p != str(path)]
+    env["LD_PRELOAD"] = ":".join([*rest, str(path)])
     return env
 
 
