@@ -109,16 +109,36 @@ PyObject* DataPtrName() {
   return name;
 }
 
-// obj.<name> into *out (new reference): true when found, false on
-// AttributeError; other Exceptions fail the slot, anything else propagates.
-bool GetAttrOrAbsent(const ArgSlot& slot, PyObject* obj, PyObject* value, const char* name,
+// obj.<name> into *out (new reference): true when found, false when absent.
+// An absent attribute raises nothing (no exception object is made: this runs
+// per tensor argument on the declined-accessor path); other Exceptions fail
+// the slot, anything else propagates.
+bool GetAttrOrAbsent(const ArgSlot& slot, PyObject* obj, PyObject* value, PyObject* name,
                      PyObject** out) {
-  *out = PyObject_GetAttrString(obj, name);
-  if (*out != nullptr) return true;
-  const bool absent = PyErr_ExceptionMatches(PyExc_AttributeError);
+#if PY_VERSION_HEX >= 0x030D0000
+  const int found = PyObject_GetOptionalAttr(obj, name, out);
+#else
+  const int found = _PyObject_LookupAttr(obj, name, out);
+#endif
+  if (found > 0) return true;
+  if (found == 0) return false;
   ClearOrThrow();
-  if (absent) return false;
-  Fail(slot.label, value, std::string("a readable .") + name);
+  Fail(slot.label, value, std::string("a readable .") + PyUnicode_AsUTF8(name));
+}
+
+PyObject* DeviceName() {
+  static PyObject* name = Interned("device");
+  return name;
+}
+
+PyObject* TypeName() {
+  static PyObject* name = Interned("type");
+  return name;
+}
+
+PyObject* IndexName() {
+  static PyObject* name = Interned("index");
+  return name;
 }
 
 // Tensors (and other buffers) are recognised by a data_ptr attribute; any
@@ -165,13 +185,13 @@ bool DeviceTypeNamed(int32_t type, const std::string& name) {
 void CheckDeviceAttribute(const ArgSlot& slot, PyObject* value,
                           const std::array<int32_t, 2>& want) {
   PyObject* device = nullptr;
-  if (!GetAttrOrAbsent(slot, value, value, "device", &device)) return;
+  if (!GetAttrOrAbsent(slot, value, value, DeviceName(), &device)) return;
   PyObject* type = nullptr;
   PyObject* index = nullptr;
   bool found = false;
   try {
-    found = GetAttrOrAbsent(slot, device, value, "type", &type) &&
-            GetAttrOrAbsent(slot, device, value, "index", &index);
+    found = GetAttrOrAbsent(slot, device, value, TypeName(), &type) &&
+            GetAttrOrAbsent(slot, device, value, IndexName(), &index);
   } catch (...) {
     Py_DECREF(device);
     Py_XDECREF(type);
