@@ -62,24 +62,14 @@ def _import_targets(cfg: config.Config) -> list[str]:
     return problems
 
 
-def _backend_lines() -> list[str]:
-    """Backend-specific report lines a backend may offer (``launch_family_report``)."""
-    lines = []
-    for name in ("npu", "cuda"):
-        try:
-            module = importlib.import_module(f"fastlaunch.backends.{name}.backend")
-        except Exception:  # an optional backend module that does not load is reported above
-            continue
-        report = getattr(module, "launch_family_report", None)
-        if report is None:
-            continue
-        try:
-            result = report()
-        except Exception as err:
-            result = f"launch_family_report failed: {type(err).__name__}: {err}"
-        lines += [f"  {name}: {line}" for line in
-                  (result.splitlines() if isinstance(result, str) else result)]
-    return lines
+def _npu_lines() -> list[str]:
+    """The launch family of the installed triton-ascend, and what CANN offers for it."""
+    from .backends.npu.backend import launch_family_report
+
+    try:
+        return [f"  npu {what}: {finding}" for what, finding in launch_family_report()]
+    except Exception as err:  # a probe must not stop the report
+        return [f"  npu launch family: not determined ({type(err).__name__}: {err})"]
 
 
 def main() -> int:
@@ -114,7 +104,7 @@ def main() -> int:
     from .backends import torch_accessor
 
     print(f"  tensor accessor: {torch_accessor.status()}")
-    for line in _backend_lines():
+    for line in _npu_lines():
         print(line)
     print("\nintegrations")
     print(f"  torch_npu release: {_npu_release()}")
@@ -135,6 +125,13 @@ def main() -> int:
         print(f"  {name:<5} {line}")
     for problem in problems:
         print(f"  import failed: {problem}")
+    from . import cache_keys
+
+    if cache_keys.active():
+        print(f"  Inductor cache key carries: {cache_keys.state()}")
+    else:
+        print("  Inductor cache key: stock (no integration installed: cached code never "
+              "needs fastlaunch)")
     sites = counters.stats(per_site=True)
     if sites:
         print("\ncall sites (this process)")

@@ -73,10 +73,9 @@ def test_doctor_prints_backend_report_lines(monkeypatch, capsys):
     from fastlaunch.backends.npu import backend
 
     monkeypatch.setattr(backend, "launch_family_report",
-                        lambda: "family: stub + rtKernelLaunch (triton-ascend 3.2.0)",
-                        raising=False)
+                        lambda: [("launch API", "rt family: rtKernelLaunch")])
     assert doctor.main() == 0
-    assert "  npu: family: stub + rtKernelLaunch (triton-ascend 3.2.0)" in capsys.readouterr().out
+    assert "  npu launch API: rt family: rtKernelLaunch" in capsys.readouterr().out
 
 
 def test_version():
