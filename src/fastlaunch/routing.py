@@ -321,6 +321,12 @@ class BoundLaunch:
             if err.stable:
                 self._negative = launcher
             return None
+        except Exception as err:  # a backend bug or a failed build: never the user's call
+            counters.count("plan.refused.plan_creation_error", self._site)
+            log.warning("fastlaunch: making a plan for %s failed, it stays on the original "
+                        "path: %s: %s", self._site, type(err).__name__, err)
+            self._negative = launcher
+            return None
         self._negative = None
         self._set_direct(direct)
         counters.count("plan.created", self._site)

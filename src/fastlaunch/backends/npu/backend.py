@@ -188,7 +188,13 @@ class NpuBackend(Backend):
             torch_accessor.ensure()
         lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
         lock_init = int(opts.get("lock_init_value", 0) or 0)
-        allocator, allocator_owner = self._lock_allocator(lock_init) if lock_num else (None, None)
+        try:  # both may build the task-queue shim against the installed torch_npu
+            allocator, allocator_owner = (self._lock_allocator(lock_init) if lock_num
+                                          else (None, None))
+            submit = self._submitter()
+        except Exception as err:
+            raise PlanUnavailable("task_queue_unavailable",
+                                  f"{type(err).__name__}: {err}") from None
         try:
             ffts = bool(opts.get("ffts"))
             ffts_addr = self.runtime.ffts_address(family, spec.device) if ffts else 0
@@ -201,7 +207,7 @@ class NpuBackend(Backend):
                               expected_device=(PRIVATE_USE1, spec.device))
             launcher = _core.NpuLauncher(
                 plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
-                local_memory=int(opts.get("local_memory", 0) or 0), submit=self._submitter(),
+                local_memory=int(opts.get("local_memory", 0) or 0), submit=submit,
                 taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
                 lock_init=lock_init, allocator=allocator)
         except (_core.InputError, _core.LaunchError) as err:
@@ -234,19 +240,36 @@ class NpuBackend(Backend):
         address, owner = self.workspace(plan.workspace_size * blocks)
         return (address if plan.plan.has_hidden_slots else 0), owner
 
+    def _check_grid(self, plan, grid: Sequence[int]) -> None:
+        """The grid checks the native launch makes, for paths that allocate first."""
+        try:
+            values = tuple(grid)
+        except Exception as err:
+            raise CallRefused("grid_type", detail=f"grid: {type(err).__name__}: {err}") from err
+        if len(values) != 3:
+            raise CallRefused("grid_rank", detail=f"grid: got {len(values)} values, expected 3")
+        try:
+            plan.plan.check_grid(*values)
+        except _core.InputError as err:
+            raise self.translate_error(err) from err
+
     def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
         if _core.npu_msprof_collecting():
             # The router's probe already sends such calls to the original
             # launcher, which reports them to msprof; a direct call is refused.
             raise CallRefused("msprof", detail="msprof is collecting; the original launcher "
                                                "reports this launch")
-        try:
-            if plan.workspace_size:
-                plan.plan.check_grid(*grid)  # refuse before allocating
+        workspace = 0
+        if plan.workspace_size:  # before the launch call: any failure here submitted nothing
+            self._check_grid(plan, grid)  # refuse before allocating
+            try:
                 workspace, _keep = self._workspace(plan, grid)
-                plan.launch(stream, grid, args, workspace)
-            else:
-                plan.launch(stream, grid, args)
+            except Exception as err:
+                raise CallRefused("workspace_alloc_failed",
+                                  detail=f"{type(err).__name__}: {err}") from err
+        try:
+            plan.launch(stream, grid, args, workspace) if workspace else plan.launch(
+                stream, grid, args)
         except Exception as err:
             raise self.translate_error(err) from err
 
