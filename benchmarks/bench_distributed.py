@@ -30,13 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1",
-                "NVSHMEM_DISABLE_NVLS": "1"}
-os.environ.update(NO_MULTICAST)
-
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
+import _processes  # first: it turns NVLink multicast off before torch loads
+import torch
+import torch.distributed as dist
 
 VARIANTS = ("stock", "fastlaunch")
 
@@ -151,23 +147,6 @@ def turns(rounds: int, blocks: int) -> list[str]:
     return out
 
 
-def wait_for_all(store, key: str, count: int) -> None:
-    """A barrier for processes that share only the store."""
-    if store.add(key, 1) == count:
-        store.set(key + "/go", "1")
-    store.wait([key + "/go"])
-
-
-def connect(port: int, timeout_s: float):
-    """The parent's store: turns are handed over without polling."""
-    return torch.distributed.TCPStore("127.0.0.1", port, is_master=False,
-                                      timeout=datetime.timedelta(seconds=timeout_s))
-
-
-def serve() -> torch.distributed.TCPStore:
-    return torch.distributed.TCPStore("127.0.0.1", 0, is_master=True, wait_for_workers=False)
-
-
 def bench_scenario(scenario, variant, coord, processes, device, run) -> dict:
     """This group's side of one scenario; the other group takes the other turns."""
     import fastlaunch
@@ -178,7 +157,7 @@ def bench_scenario(scenario, variant, coord, processes, device, run) -> dict:
         trainer.step()
     sync(device)
     compile_s = time.perf_counter() - t0
-    wait_for_all(coord, f"{scenario}/ready", processes)
+    _processes.wait_for_all(coord, f"{scenario}/ready", processes)
     fastlaunch.reset_stats()
     samples = []
     for t, owner in enumerate(turns(run["rounds"], run["blocks"])):
@@ -196,19 +175,10 @@ def bench_scenario(scenario, variant, coord, processes, device, run) -> dict:
             "fallbacks": {k: v for k, v in counts.items() if k.startswith("fallback.")}}
 
 
-def pin(index: int, count: int) -> list[int]:
-    """Give process ``index`` of ``count`` its own share of this process's CPUs (if >= 2)."""
-    cpus = sorted(os.sched_getaffinity(0))
-    share = len(cpus) // count
-    if share >= 2:
-        os.sched_setaffinity(0, cpus[index * share:(index + 1) * share])
-    return sorted(os.sched_getaffinity(0))
-
-
 def rank_main(rank: int, variant: str, world: int, tmp: str, run: dict) -> None:
     """One rank of one variant's process group (fast launch set by FASTLAUNCH)."""
-    os.environ.update(NO_MULTICAST)
-    cpus = pin(VARIANTS.index(variant) * world + rank, len(VARIANTS) * world)
+    os.environ.update(_processes.NO_MULTICAST)
+    cpus = _processes.pin(VARIANTS.index(variant) * world + rank, len(VARIANTS) * world)
     if torch.cuda.is_available():
         torch.cuda.set_device(rank)
         device, backend = torch.device("cuda", rank), "nccl"
@@ -217,7 +187,7 @@ def rank_main(rank: int, variant: str, world: int, tmp: str, run: dict) -> None:
     timeout = datetime.timedelta(seconds=300)
     dist.init_process_group(backend, init_method=f"file://{tmp}/{variant}.store", rank=rank,
                             world_size=world, timeout=timeout)
-    coord = connect(run["port"], 300)  # the parent's store, shared by both groups
+    coord = _processes.connect(run["port"], 300)  # the parent's store, shared by both groups
     try:
         results = {}
         for scenario in run["scenarios"]:
@@ -236,17 +206,7 @@ def start_group(variant: str, world: int, tmp: Path, run: dict):
     env = {"FASTLAUNCH": "1" if variant == "fastlaunch" else "0",
            "TORCHINDUCTOR_CACHE_DIR": str(tmp / variant / "inductor"),
            "TRITON_CACHE_DIR": str(tmp / variant / "triton")}
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        return mp.start_processes(rank_main, args=(variant, world, str(tmp), run), nprocs=world,
-                                  join=False, start_method="spawn")
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k)
-            else:
-                os.environ[k] = v
+    return _processes.spawn(rank_main, (variant, world, str(tmp), run), world, env)
 
 
 def main() -> int:
@@ -262,7 +222,7 @@ def main() -> int:
         {"rounds": 6, "blocks": 5, "steps": 20}
     run = {"scenarios": options.scenarios.split(","), **sizes}
     tmp = Path(tempfile.mkdtemp(prefix="bench_distributed."))
-    store = serve()
+    store = _processes.serve()
     run["port"] = store.port
     groups = [start_group(v, options.world, tmp, run) for v in VARIANTS]
     try:
@@ -280,7 +240,7 @@ def main() -> int:
               "gpus": options.world, "torch": torch.__version__, "triton": triton.__version__,
               "python": platform.python_version(), "date": time.strftime("%Y-%m-%d"),
               "command": " ".join([Path(sys.executable).name, *sys.argv]),
-              "environment": NO_MULTICAST, "sizes": sizes,
+              "environment": _processes.NO_MULTICAST, "sizes": sizes,
               "scenarios": {}}
     per_variant = {v: json.loads((tmp / f"{v}.json").read_text()) for v in VARIANTS}
     for scenario in run["scenarios"]:

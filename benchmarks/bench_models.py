@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import json
 import os
 import platform
@@ -43,12 +42,8 @@ import time
 import traceback
 from pathlib import Path
 
-NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1",
-                "NVSHMEM_DISABLE_NVLS": "1"}
-os.environ.update(NO_MULTICAST)
-
-import torch  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
+import _processes  # first: it turns NVLink multicast off before torch loads
+import torch
 
 MAX_AUTOTUNE = "max-autotune-no-cudagraphs"
 SEQ = 64
@@ -197,23 +192,6 @@ class Runner:
 
 # ---------------------------------------------------------------- one variant's process
 
-def wait_for_all(store, key: str, count: int) -> None:
-    """A barrier for processes that share only the store."""
-    if store.add(key, 1) == count:
-        store.set(key + "/go", "1")
-    store.wait([key + "/go"])
-
-
-def connect(port: int, timeout_s: float):
-    """The parent's store: turns are handed over without polling."""
-    return torch.distributed.TCPStore("127.0.0.1", port, is_master=False,
-                                      timeout=datetime.timedelta(seconds=timeout_s))
-
-
-def serve() -> torch.distributed.TCPStore:
-    return torch.distributed.TCPStore("127.0.0.1", 0, is_master=True, wait_for_workers=False)
-
-
 def time_block(runner: Runner, calls: int) -> float:
     runner.sync()
     t0 = time.perf_counter()
@@ -223,21 +201,12 @@ def time_block(runner: Runner, calls: int) -> float:
     return (time.perf_counter() - t0) / calls * 1e3
 
 
-def pin(index: int, count: int) -> list[int]:
-    """Give process ``index`` of ``count`` its own share of this process's CPUs (if >= 2)."""
-    cpus = sorted(os.sched_getaffinity(0))
-    share = len(cpus) // count
-    if share >= 2:
-        os.sched_setaffinity(0, cpus[index * share:(index + 1) * share])
-    return sorted(os.sched_getaffinity(0))
-
-
 def variant_main(_process: int, variant: str, plan: dict) -> None:
     """Compile and check every workload in time, publish them, then take turns."""
     import fastlaunch
 
     tmp = Path(plan["tmp"])
-    store = connect(plan["port"], plan["store_timeout_s"])
+    store = _processes.connect(plan["port"], plan["store_timeout_s"])
     options = plan["options"][variant]
     device = torch.device(plan["device"])
     if device.type == "cuda":
@@ -268,8 +237,9 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
             report[w.name] = {"error": f"{type(err).__name__}: {err}",
                               "traceback": traceback.format_exc(limit=6)}
     store.set(f"ready/{variant}", json.dumps(sorted(runners) if plan["timed"][variant] else []))
-    wait_for_all(store, "compiled", len(plan["variants"]))
-    report["cpus"] = pin(plan["variants"].index(variant), len(plan["variants"]))  # for timing
+    _processes.wait_for_all(store, "compiled", len(plan["variants"]))
+    # for timing
+    report["cpus"] = _processes.pin(plan["variants"].index(variant), len(plan["variants"]))
     ready = {v: set(json.loads(store.get(f"ready/{v}"))) for v in plan["variants"]}
     timed = [v for v in plan["variants"] if plan["timed"][v]]
     for w in WORKLOADS:
@@ -310,7 +280,7 @@ def run_phase(phase: str, variants: dict, workloads: list, tmp: Path, sizes: dic
               compile_budget_s: float, timeout_s: float, device: str) -> dict:
     """Start one process per variant (its environment set as a user would), join them all."""
     names = list(variants)
-    store = serve()
+    store = _processes.serve()
     plan = {"phase": phase, "port": store.port, "variants": names, "tmp": str(tmp),
             "workloads": workloads,
             "options": {v: variants[v]["options"] for v in names},
@@ -322,15 +292,7 @@ def run_phase(phase: str, variants: dict, workloads: list, tmp: Path, sizes: dic
         env = {"FASTLAUNCH": variants[v]["fastlaunch"],
                "TORCHINDUCTOR_CACHE_DIR": str(tmp / "cache" / variants[v]["cache"] / "inductor"),
                "TRITON_CACHE_DIR": str(tmp / "cache" / variants[v]["cache"] / "triton")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        try:
-            ctx = mp.start_processes(variant_main, args=(v, plan), nprocs=1, join=False,
-                                     start_method="spawn")
-        finally:
-            for k, val in saved.items():
-                os.environ.pop(k) if val is None else os.environ.__setitem__(k, val)
-        contexts.append((v, ctx))
+        contexts.append((v, _processes.spawn(variant_main, (v, plan), 1, env)))
     deadline = time.monotonic() + timeout_s
     failures, pending = {}, dict(contexts)
     while pending:

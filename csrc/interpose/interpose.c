@@ -20,6 +20,11 @@
 #include <stdint.h>
 #include <string.h>
 
+// CANN's launch types and entry points: the C stand-ins for CANN's headers in
+// fastlaunch/selfcheck/cann_recorder/include (CMake puts them on the path).
+#include "acl/acl.h"
+#include "runtime/runtime/rt.h"
+
 #define FL_MAX_RECORDS 512
 #define FL_MAX_ARGS 4096
 #define FL_MAX_PARAMS 256
@@ -342,30 +347,11 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
 }
 
 // ---- CANN runtime (rt) and ACL ---------------------------------------------------
-typedef struct {
-  void* args;
-  void* host_input_info;
-  uint32_t args_size;
-  uint32_t tiling_addr_offset;
-  uint32_t tiling_data_offset;
-  uint16_t host_input_info_num;
-  uint8_t has_tiling;
-  uint8_t is_no_need_h2d_copy;
-  uint8_t reserved[4];
-} rtArgsEx;
-typedef struct {
-  int32_t id;
-  uint32_t value[4];
-} AclAttr;
-typedef struct {
-  AclAttr* attrs;
-  size_t num_attrs;
-} AclCfg;
-
 typedef int (*rt_launch_fn)(const void*, uint32_t, void*, uint32_t, void*, void*);
-typedef int (*rt_launch_v2_fn)(const void*, uint32_t, rtArgsEx*, void*, void*, uint32_t,
-                               const void*);
-typedef int (*acl_launch_fn)(void*, uint32_t, void*, AclCfg*, void*, size_t, void*, size_t);
+typedef int (*rt_launch_v2_fn)(const void*, uint32_t, rtArgsEx_t*, void*, void*, uint32_t,
+                               const rtTaskCfgInfo_t*);
+typedef int (*acl_launch_fn)(void*, uint32_t, void*, aclrtLaunchKernelCfg*, void*, size_t,
+                             aclrtPlaceHolderInfo*, size_t);
 
 static rt_launch_fn fwd_rt = NULL;
 static rt_launch_v2_fn fwd_rt_v2 = NULL;
@@ -393,8 +379,8 @@ __attribute__((visibility("default"))) int rtKernelLaunch(const void* stub, uint
 }
 
 __attribute__((visibility("default"))) int rtKernelLaunchWithFlagV2(
-    const void* stub, uint32_t block_dim, rtArgsEx* info, void* sm_desc, void* stream,
-    uint32_t flag, const void* cfg) {
+    const void* stub, uint32_t block_dim, rtArgsEx_t* info, void* sm_desc, void* stream,
+    uint32_t flag, const rtTaskCfgInfo_t* cfg) {
   fl_record* r = begin("rtKernelLaunchWithFlagV2");
   if (r != NULL) {
     r->handle = (uint64_t)(uintptr_t)stub;
@@ -406,7 +392,7 @@ __attribute__((visibility("default"))) int rtKernelLaunchWithFlagV2(
       r->n_attrs = 1;
       memcpy(r->attr_values[0], cfg, 16);
     }
-    if (info != NULL) keep_args(r, info->args, info->args_size);
+    if (info != NULL) keep_args(r, info->args, info->argsSize);
   }
   int rc = 0;
   if (r == NULL || mode == FL_FORWARD) {
@@ -422,8 +408,8 @@ __attribute__((visibility("default"))) int rtKernelLaunchWithFlagV2(
 }
 
 __attribute__((visibility("default"))) int aclrtLaunchKernelWithHostArgs(
-    void* func, uint32_t block_dim, void* stream, AclCfg* cfg, void* host_args, size_t size,
-    void* holders, size_t n_holders) {
+    void* func, uint32_t block_dim, void* stream, aclrtLaunchKernelCfg* cfg, void* host_args,
+    size_t size, aclrtPlaceHolderInfo* holders, size_t n_holders) {
   fl_record* r = begin("aclrtLaunchKernelWithHostArgs");
   if (r != NULL) {
     r->handle = (uint64_t)(uintptr_t)func;
@@ -431,10 +417,10 @@ __attribute__((visibility("default"))) int aclrtLaunchKernelWithHostArgs(
     r->stream = (uint64_t)(uintptr_t)stream;
     r->extra = (uint64_t)n_holders;
     if (cfg != NULL) {
-      r->n_attrs = (uint32_t)cfg->num_attrs;
-      for (size_t i = 0; i < cfg->num_attrs && i < FL_MAX_ATTRS; ++i) {
+      r->n_attrs = (uint32_t)cfg->numAttrs;
+      for (size_t i = 0; i < cfg->numAttrs && i < FL_MAX_ATTRS; ++i) {
         r->attr_ids[i] = (uint32_t)cfg->attrs[i].id;
-        memcpy(r->attr_values[i], cfg->attrs[i].value, sizeof r->attr_values[i]);
+        memcpy(r->attr_values[i], cfg->attrs[i].value.rsv, sizeof r->attr_values[i]);
       }
     }
     keep_args(r, host_args, size);

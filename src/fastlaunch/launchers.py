@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import gridexpr, routing
+from . import cache_keys, gridexpr, routing
+from .backends import torch_accessor
 from .errors import FastLaunchError, PlanUnavailable
 
 log = logging.getLogger(__name__)
@@ -97,18 +98,29 @@ class Integration:
         return self.patches is not None and self.patches.installed
 
     def install(self, patches: Any) -> bool:
-        patches.install()
-        routing.register_bind_options(self.abi, self.bind_options)
-        self.patches = patches
+        """Key Inductor's caches to this ABI, then apply ``patches``; a failure takes the
+        key back. Launchers compiled before now are forgotten (they carry no KernelSpec)."""
+        cache_keys.install(self.abi)
+        try:
+            patches.install()
+            routing.register_bind_options(self.abi, self.bind_options)
+            self.patches = patches
+        except BaseException:
+            cache_keys.uninstall(self.abi)
+            raise
+        forget_compiled_kernels()
+        torch_accessor.ensure(build=True)  # loads a cached build; a missing one builds meanwhile
         return True
 
     def uninstall(self) -> bool:
-        if self.patches is None:
-            return False
-        self.patches.uninstall()
-        self.patches = None
-        routing.register_bind_options(self.abi, None)
-        return True
+        """Remove the patches (if installed) and, in any case, this ABI's cache key."""
+        removed = self.patches is not None
+        if removed:
+            self.patches.uninstall()
+            self.patches = None
+            routing.register_bind_options(self.abi, None)
+        cache_keys.uninstall(self.abi)
+        return removed
 
 
 def forget_compiled_kernels() -> None:

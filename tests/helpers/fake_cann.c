@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+// CANN's launch types: the C stand-ins in fastlaunch/selfcheck/cann_recorder/include.
+#include "acl/acl.h"
+#include "runtime/runtime/rt.h"
+
 #define MAX_RECORDS 256
 #define MAX_ARGS 512
 
@@ -46,22 +50,16 @@ static int record(const char* api, const void* func, uint32_t block_dim, void* s
 }
 
 #ifdef FAKE_ACL
-typedef struct {
-  int32_t id;
-  union { uint8_t schem_mode; uint32_t dyn_ubuf_size; uint32_t rsv[4]; } value;
-} Attr;
-typedef struct { Attr* attrs; size_t num_attrs; } Cfg;
-
-int aclrtLaunchKernelWithHostArgs(void* func, uint32_t block_dim, void* stream, Cfg* cfg,
-                                  void* host_args, size_t args_size, void* holders,
-                                  size_t n_holders) {
+int aclrtLaunchKernelWithHostArgs(void* func, uint32_t block_dim, void* stream,
+                                  aclrtLaunchKernelCfg* cfg, void* host_args, size_t args_size,
+                                  aclrtPlaceHolderInfo* holders, size_t n_holders) {
   if (holders != NULL || n_holders != 0) return 100000;
   int32_t id = -1;
   uint32_t value = 0;
   if (cfg != NULL) {
-    if (cfg->num_attrs != 1) return 100001;
+    if (cfg->numAttrs != 1) return 100001;
     id = cfg->attrs[0].id;
-    value = cfg->attrs[0].value.dyn_ubuf_size;
+    value = cfg->attrs[0].value.dynUBufSize;
   }
   return record("acl", func, block_dim, stream, id, value, host_args, args_size);
 }
@@ -74,23 +72,6 @@ int aclrtGetHardwareSyncAddr(void** addr) {
 #endif
 
 #ifdef FAKE_RT
-typedef struct {
-  void* args;
-  void* host_input_info;
-  uint32_t args_size;
-  uint32_t tiling_addr_offset;
-  uint32_t tiling_data_offset;
-  uint16_t host_input_info_num;
-  uint8_t has_tiling;
-  uint8_t is_no_need_h2d_copy;
-  uint8_t reserved[4];
-} ArgsEx;
-typedef struct {
-  uint8_t qos, part_id, schem_mode, d2d_cross_flag;
-  uint32_t block_dim_offset;
-  uint8_t dump_flag, never_timeout, rev[2];
-  uint32_t local_memory_size;
-} TaskCfg;
 
 int rtKernelLaunch(const void* stub, uint32_t block_dim, void* args, uint32_t args_size,
                    void* sm_desc, void* stream) {
@@ -98,12 +79,13 @@ int rtKernelLaunch(const void* stub, uint32_t block_dim, void* args, uint32_t ar
   return record("rt", stub, block_dim, stream, -1, 0, args, args_size);
 }
 
-int rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim, ArgsEx* info, void* sm_desc,
-                             void* stream, uint32_t flag, const TaskCfg* cfg) {
-  if (sm_desc != NULL || flag != 0 || info->host_input_info != NULL || info->has_tiling)
+int rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim, rtArgsEx_t* info,
+                             void* sm_desc, void* stream, uint32_t flag,
+                             const rtTaskCfgInfo_t* cfg) {
+  if (sm_desc != NULL || flag != 0 || info->hostInputInfoPtr != NULL || info->hasTiling)
     return 100003;
-  return record("rt-v2", stub, block_dim, stream, 2, cfg->local_memory_size, info->args,
-                info->args_size);
+  return record("rt-v2", stub, block_dim, stream, 2, cfg->localMemorySize, info->args,
+                info->argsSize);
 }
 
 int rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {

@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from fastlaunch.selfcheck.ascend_reference import INCLUDE
+
 SOURCE = Path(__file__).with_name("fake_cann.c")
 
 
@@ -39,7 +41,8 @@ def build(api: str, directory: Path) -> Path:
     out = directory / f"libfake_cann_{api}.so"
     # -Bsymbolic: the acl and rt builds share symbol names; each must use its own.
     subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic",
-                    f"-DFAKE_{api.upper()}", str(SOURCE), "-o", str(out)], check=True)
+                    f"-DFAKE_{api.upper()}", f"-I{INCLUDE}", str(SOURCE), "-o", str(out)],
+                   check=True)
     return out
 
 

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 import pytest
 
-import fastlaunch
-from fastlaunch import backends, config
 from fastlaunch.backends.fake import FakeBackend
+from helpers import fake_runtime
 
 
 @pytest.fixture
@@ -18,10 +17,5 @@ def cuda_fake():
 
 
 def _fake(abi):
-    backend = FakeBackend(abi)
-    previous = backends.set_backend("fake", backend)
-    fastlaunch.reset_stats()
-    with config.override(enabled=True, backend="fake", strict=False):
+    with fake_runtime.installed(FakeBackend(abi)) as backend:
         yield backend
-    backends.set_backend("fake", previous)
-    fastlaunch.reset_stats()

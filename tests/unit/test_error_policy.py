@@ -14,7 +14,7 @@ from fastlaunch import FastLaunchError, _core, backends, config, counters, fakes
 from fastlaunch.backends import native
 from fastlaunch.backends.fake import FakeBackend
 from fastlaunch.errors import CallRefused
-from helpers import profiler
+from helpers import fake_runtime, profiler
 from helpers.oracle import cc
 
 SIG = ["*fp32", "*fp32", "i32"]
@@ -44,13 +44,8 @@ class NativeErrorBackend(FakeBackend):
 
 @pytest.fixture
 def runtime():
-    backend = NativeErrorBackend()
-    previous = backends.set_backend("fake", backend)
-    fastlaunch.reset_stats()
-    with config.override(enabled=True, backend="fake", strict=False):
+    with fake_runtime.installed(NativeErrorBackend()) as backend:
         yield backend
-    backends.set_backend("fake", previous)
-    fastlaunch.reset_stats()
 
 
 def site(**bind_kw):

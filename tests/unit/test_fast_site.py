@@ -340,10 +340,9 @@ def test_raising_grid_resolver_is_called_once_per_call(env, cann):
     assert isinstance(err.__cause__, ValueError)
 
 
-def test_raising_grid_resolver_through_the_router_runs_once(env, cann):
-    """The router takes the original path without asking the resolver again."""
-    calls = []
-    fail = []
+def resolver_failing_on_demand():
+    """A grid resolver recording its inputs in ``calls``; it raises once ``fail`` is not empty."""
+    calls, fail = [], []
 
     def resolver(*inputs):
         calls.append(inputs)
@@ -351,6 +350,12 @@ def test_raising_grid_resolver_through_the_router_runs_once(env, cann):
             raise ValueError("no grid")
         return (10, 1, 1)
 
+    return resolver, calls, fail
+
+
+def test_raising_grid_resolver_through_the_router_runs_once(env, cann):
+    """The router takes the original path without asking the resolver again."""
+    resolver, calls, fail = resolver_failing_on_demand()
     site = Site(cann, grid=resolver)
     promote(site)
     fail.append(True)
@@ -389,14 +394,7 @@ def test_pre_submission_errors_take_the_original_path_under_the_error_policy(env
         return previous(err)
 
     monkeypatch.setattr(native, "translate", policy)
-    calls, fail = [], []
-
-    def resolver(*inputs):
-        calls.append(inputs)
-        if fail:
-            raise ValueError("no grid")
-        return (10, 1, 1)
-
+    resolver, calls, fail = resolver_failing_on_demand()
     site = Site(cann, grid=resolver)
     promote(site)
     site.call(0x1000, 2.5, 1000)

@@ -26,7 +26,6 @@ from ... import abi, cache_keys, codegen, launchers
 from ... import config as fastlaunch_config
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
-from .. import torch_accessor
 from ..base import KernelSpec
 
 log = logging.getLogger(__name__)
@@ -219,27 +218,17 @@ def install() -> bool:
     from torch._inductor.codegen.wrapper import PythonWrapperCodegen
     from torch._inductor.runtime import triton_heuristics as th
 
-    cache_keys.install("cuda")
     patches = PatchSet("cuda-inductor")
     patches.add(PythonWrapperCodegen, "_generate_kernel_call_helper",
                 _wrap_call_helper(PythonWrapperCodegen._generate_kernel_call_helper))
     for cls in (th.StaticTritonCompileResult, th.TritonCompileResult):
         patches.add(cls, "make_launcher",
                     launchers.wrap_make_launcher(cls.make_launcher, describe_launcher))
-    try:
-        _state.install(patches)
-    except BaseException:
-        cache_keys.uninstall("cuda")
-        raise
-    launchers.forget_compiled_kernels()
-    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
-    return True
+    return _state.install(patches)
 
 
 def uninstall() -> bool:
-    removed = _state.uninstall()
-    cache_keys.uninstall("cuda")
-    return removed
+    return _state.uninstall()
 
 
 def installed() -> bool:

@@ -23,7 +23,6 @@ from typing import Any
 from ... import abi, cache_keys, codegen, config, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
-from .. import torch_accessor
 from ..base import KernelSpec
 from . import contract, family, kernel_meta
 
@@ -222,14 +221,7 @@ def install() -> bool:
     patches.add(TritonCompileResultNpu, "make_launcher",
                 launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
                                              describe_launcher))
-    cache_keys.install("npu")
-    try:
-        _state.install(patches)
-    except BaseException:
-        cache_keys.uninstall("npu")
-        raise
-    launchers.forget_compiled_kernels()
-    torch_accessor.ensure(build=True)  # a cached build loads now; a missing one builds meanwhile
+    _state.install(patches)
     _register_profiling_switch()
     _choice = "fastlaunch"
     log.info("fastlaunch: npu integration installed (%s)",
@@ -239,9 +231,7 @@ def install() -> bool:
 
 
 def uninstall() -> bool:
-    removed = _state.uninstall()
-    cache_keys.uninstall("npu")
-    return removed
+    return _state.uninstall()
 
 
 def installed() -> bool:
