@@ -28,7 +28,8 @@ uint64_t ReadStream(py::handle stream) {
   if (!PyLong_Check(stream.ptr())) {
     throw InputError("stream: got " +
                      std::string(Py_TYPE(stream.ptr())->tp_name) +
-                     ", expected an int (a raw NPU stream)");
+                     ", expected an int (a raw NPU stream)",
+                     "bad_stream");
   }
   return PyLong_AsUnsignedLongLongMask(stream.ptr());
 }

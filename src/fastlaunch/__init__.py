@@ -54,8 +54,7 @@ def is_enabled() -> bool:
     """Whether call sites launch planned now (environment, then ``set_enabled``)."""
     from . import config
 
-    config.get()
-    return config.switch.on
+    return config.enabled_now()
 
 
 def set_enabled(on: bool | None) -> bool | None:

@@ -47,7 +47,7 @@ def state() -> tuple:
     """What the key carries now (read at each cache lookup)."""
     cfg = config.get()
     return ("fastlaunch", __version__, codegen_format(), tuple(sorted(_abis)),
-            cfg.enabled, cfg.backend)
+            config.enabled_now(), cfg.backend)
 
 
 def _key_pass_class() -> type:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import threading
 import warnings
 from collections.abc import Iterator
 
@@ -114,14 +115,23 @@ class _Switch:
         self.listeners: list = []
 
     def refresh(self) -> None:
-        was = self.on
-        self.on = get().enabled if self.runtime is None else self.runtime
-        if self.on != was:
-            for listener in self.listeners:
-                listener()
+        with _switch_lock:  # read, decide and notify as one step: the last setter wins
+            was = self.on
+            self.on = get().enabled if self.runtime is None else self.runtime
+            if self.on != was:
+                for listener in self.listeners:
+                    listener()
 
 
 switch = _Switch()
+_switch_lock = threading.RLock()
+
+
+def enabled_now() -> bool:
+    """Whether fastlaunch is on now: the environment, or the run-time switch
+    when set. Code generation and the cache key follow it too."""
+    get()
+    return switch.on
 
 
 def get() -> Config:
@@ -138,10 +148,11 @@ def set_runtime(on: bool | None) -> bool | None:
     if on is not None and not isinstance(on, bool):
         msg = f"enabled: got {on!r}, expected True, False or None"
         raise TypeError(msg)
-    previous = switch.runtime
     get()
-    switch.runtime = on
-    switch.refresh()
+    with _switch_lock:
+        previous = switch.runtime
+        switch.runtime = on
+        switch.refresh()
     return previous
 
 

@@ -21,7 +21,7 @@ _sites: dict[str, Counter[str]] = {}
 EXPECTED_FALLBACKS = frozenset({
     "disabled", "profiler", "benchmark_run", "kwargs", "dump_fx_graph", "check_accuracy",
     "triton_interpret", "dump_launch_params", "dump_launch_tensors", "debug_mode", "launch_hooks",
-    "grouped_autotuner", "warming_up", "run_overridden", "autotuner_plugins", "msprof",
+    "warming_up", "run_overridden", "autotuner_plugins", "msprof",
 })
 
 

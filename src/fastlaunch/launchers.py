@@ -78,13 +78,6 @@ def wrap_make_launcher(original: Callable, describe: Callable[[Any, Any], Any]) 
     return make_launcher
 
 
-def metadata_value(metadata: Any, name: str, default: Any = None) -> Any:
-    """A field of compiled-kernel metadata, stored as a dict or as attributes."""
-    if isinstance(metadata, dict):
-        return metadata.get(name, default)
-    return getattr(metadata, name, default)
-
-
 class Integration:
     """An integration's installed state: its patch set and per-ABI bind options."""
 

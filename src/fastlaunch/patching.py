@@ -40,17 +40,6 @@ class PatchSet:
     def installed(self) -> bool:
         return self._installed
 
-    def original(self, owner: Any, attr: str) -> Any:
-        """The value ``owner.attr`` had before this set was installed."""
-        with self._lock:
-            for o, a, previous in self._applied:
-                if o is owner and a == attr:
-                    if previous is _MISSING:
-                        msg = f"{attr!r} did not exist on {owner!r} before patching"
-                        raise AttributeError(msg)
-                    return previous
-            return getattr(owner, attr)
-
     def install(self) -> bool:
         """Apply every replacement; False (and a log line) when already installed."""
         with self._lock:
@@ -79,10 +68,11 @@ class PatchSet:
             return True
 
     def _restore(self) -> None:
-        self._installed = False
-        errors = []
+        """Undo in reverse order; what could not be restored stays applied (and
+        the set installed), so ``uninstall`` can be retried."""
+        errors, failed = [], []
         while self._applied:
-            owner, attr, previous = self._applied.pop()
+            owner, attr, previous = entry = self._applied.pop()
             try:
                 if previous is _MISSING:
                     delattr(owner, attr)
@@ -90,6 +80,9 @@ class PatchSet:
                     setattr(owner, attr, previous)
             except Exception as err:  # keep restoring the rest
                 errors.append(f"{attr}: {err}")
+                failed.append(entry)
+        self._applied = failed[::-1]
+        self._installed = bool(failed)
         if errors:
             msg = f"patch set {self.name!r}: could not restore " + "; ".join(errors)
             raise RuntimeError(msg)

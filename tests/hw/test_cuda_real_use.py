@@ -22,7 +22,7 @@ from torch._dynamo.utils import counters as dynamo_counters  # noqa: E402
 from torch._inductor import config as inductor_config  # noqa: E402
 
 import fastlaunch  # noqa: E402
-from fastlaunch import cache_keys, routing  # noqa: E402
+from fastlaunch import cache_keys, launchers, routing  # noqa: E402
 from fastlaunch.backends.cuda import integration  # noqa: E402
 from helpers import compiled as hw  # noqa: E402
 
@@ -34,7 +34,7 @@ DEVICE = "cuda"
 def _fresh_kernels_in_memory():
     """Inductor reuses compiled kernels by source within a process; autotuners
     read some settings (e.g. TORCHINDUCTOR_DUMP_LAUNCH_TENSORS) when built."""
-    integration._forget_compiled_kernels()
+    launchers.forget_compiled_kernels()
 
 
 def fast_launch(on: bool = True, strict: bool = False):

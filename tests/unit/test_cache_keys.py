@@ -122,6 +122,28 @@ def test_chaining_wrapper_where_pass_lists_are_unsupported(monkeypatch):
     assert inductor_config.post_grad_custom_post_pass is user
 
 
+def test_run_time_switch_decides_the_key_and_call_site_rewrites():
+    """set_enabled(True) in a process started with fastlaunch off: graphs compiled
+    after it get fastlaunch call sites, so the key must say so (and back)."""
+    from fastlaunch.backends.cuda import integration
+
+    cache_keys.install("cuda")
+    try:
+        with config.override(enabled=False):
+            off = inductor_key()
+            previous = config.set_runtime(True)
+            try:
+                assert config.enabled_now() and cache_keys.state()[4] is True
+                on = inductor_key()
+                assert integration.fastlaunch_config.enabled_now()  # what codegen reads
+            finally:
+                config.set_runtime(previous)
+            assert not config.enabled_now() and inductor_key() == off
+        assert on != off
+    finally:
+        cache_keys.uninstall("cuda")
+
+
 def test_replaced_config_turns_the_key_and_call_site_rewrites_off():
     cache_keys.install("cuda")
     inductor_config.post_grad_custom_post_pass = UserPass()

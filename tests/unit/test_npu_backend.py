@@ -355,6 +355,39 @@ def test_locks_are_made_in_the_task_with_one_copy(cann):
                                              sync_lock=0xB10C0000)
 
 
+def test_failures_before_the_launch_call_on_the_workspace_path_are_refusals(cann):
+    """Allocation or grid problems submit nothing: the call may take the original path."""
+    from fastlaunch.errors import CallRefused
+
+    def no_memory(size):
+        msg = f"NPU out of memory allocating {size} bytes"
+        raise RuntimeError(msg)
+
+    backend = backend_for(cann, "rt", workspace=no_memory)
+    plan = make(backend, family="rt", workspace_size=64)
+    with pytest.raises(CallRefused, match="workspace_alloc_failed") as err:
+        backend.launch(plan, 1, (3, 2, 1), ARGS)
+    assert not err.value.submitted
+    for grid, reason in (((3, 2), "grid_rank"), (("x", 1, 1), "grid_type"),
+                         ((1 << 40, 1, 1), "grid_out_of_range")):
+        with pytest.raises(CallRefused, match=reason):
+            backend.launch(plan, 1, grid, ARGS)
+    assert cann["rt"].calls() == []
+
+
+def test_a_task_queue_that_cannot_be_built_refuses_the_plan(cann, monkeypatch):
+    backend = NpuBackend(libraries=[str(cann["rt"].path), str(cann["extra"].path)],
+                         queue="auto", family="rt")
+
+    def no_shim():
+        msg = "Ninja is required to load C++ extensions"
+        raise RuntimeError(msg)
+
+    monkeypatch.setattr(backend, "_submitter", no_shim)
+    with pytest.raises(PlanUnavailable, match=r"task_queue_unavailable.*Ninja"):
+        make(backend, family="rt")
+
+
 def test_locks_of_a_pure_simt_kernel_are_still_made(cann):
     """force_simt_only drops the slots, yet the original still allocates and copies."""
     allocator = Allocator()

@@ -186,6 +186,15 @@ def test_grouped_launchers_get_no_spec(torch_npu_modules):
     assert integration.describe_launcher(compile_result, launcher) is None
 
 
+def test_compile_only_runner_is_a_refusal(torch_npu_modules):
+    """TRITON_COMPILE_ONLY: triton-ascend's launcher returns without launching, so
+    a plan (which would launch) is refused."""
+    compile_result, launcher = make_launcher([])
+    launcher.__globals__["bin"].run = types.SimpleNamespace(compile_only=True)
+    wrapped = launchers.wrap_make_launcher(lambda self: launcher, integration.describe_launcher)
+    assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "compile_only"
+
+
 def test_unsupported_signature_is_a_refusal(torch_npu_modules):
     compile_result, launcher = make_launcher([])
     scope = launcher.__globals__

@@ -68,7 +68,6 @@ def test_uninstall_restores_originals_by_identity():
     patches, target = make()
     patches.install()
     assert Owner().method() == "patched" and Owner.added == 3 and target.fresh == "F"
-    assert patches.original(Owner, "method") is original_method
     assert patches.uninstall() is True
     assert Owner.__dict__["method"] is original_method
     assert not hasattr(Owner, "added") and not hasattr(target, "fresh")
@@ -121,3 +120,33 @@ def test_uninstall_racing_install_never_leaves_a_partial_patch():
     remover.join()
     state = (target.a, target.b)
     assert state == ("original", "original") and not patches.installed
+
+
+def test_an_attribute_that_cannot_be_restored_stays_applied_and_installed():
+    """A partial restore never reports uninstalled; a retry finishes the job."""
+    class Locking(type):
+        locked = False
+
+        def __setattr__(cls, name, value):
+            if Locking.locked:
+                msg = "read-only for now"
+                raise TypeError(msg)
+            super().__setattr__(name, value)
+
+    class Stubborn(metaclass=Locking):
+        value = "original"
+
+    class Plain:
+        value = "original"
+
+    patches = PatchSet("partial")
+    patches.add(Plain, "value", "patched")
+    patches.add(Stubborn, "value", "patched")
+    patches.install()
+    Locking.locked = True
+    with pytest.raises(RuntimeError, match="could not restore value: read-only"):
+        patches.uninstall()
+    assert patches.installed and Stubborn.value == "patched" and Plain.value == "original"
+    Locking.locked = False
+    assert patches.uninstall() is True
+    assert not patches.installed and Stubborn.value == "original"

@@ -198,6 +198,22 @@ def test_unsupported_type_is_a_stable_refusal(npu_fake):
     assert fastlaunch.stats()["fallback.negative_cache"] == 2
 
 
+def test_a_plan_maker_that_crashes_leaves_the_call_site_on_the_original_path(npu_fake,
+                                                                            monkeypatch):
+    """Not a FastLaunchError (a backend bug, a failed build): never the user's error."""
+    def crash(*_args, **_kwargs):
+        msg = "task-queue shim: ninja not found"
+        raise RuntimeError(msg)
+
+    monkeypatch.setattr(npu_fake, "make_plan", crash)
+    bound, tuner, launchers = setup(npu_fake)
+    for _ in range(3):
+        call(bound, npu_fake, launchers)
+    assert bound.plan is None and tuner.full_entries == 1
+    assert fastlaunch.stats() == {"fallback.warming_up": 1, "fallback.negative_cache": 2,
+                                  "plan.refused.plan_creation_error": 1}
+
+
 def test_launcher_without_spec_is_refused(npu_fake):
     launcher = fakes.FakeLauncher(None)
     tuner = fakes.FakeAutotuner([launcher])

@@ -137,7 +137,7 @@ def _call_site_eligible(wrapper: Any, kwargs: dict) -> bool:
 
     if not kwargs.get("triton", True) or V.graph.cpp_wrapper:
         return False
-    if not fastlaunch_config.get().enabled or not cache_keys.active():
+    if not fastlaunch_config.enabled_now() or not cache_keys.active():
         return False  # the cache key would not say this code needs fastlaunch
     if config.triton.autotune_at_compile_time:
         return False

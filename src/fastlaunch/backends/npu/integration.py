@@ -87,6 +87,9 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
         raise PlanUnavailable(detection.reason, detail=detection.detail)
     scope = launcher.__globals__
     binary = scope["bin"]
+    if getattr(getattr(binary, "run", None), "compile_only", False):
+        # TRITON_COMPILE_ONLY: triton-ascend's launcher returns without launching
+        raise PlanUnavailable("compile_only", detail="the original launcher launches nothing")
     src = binary.src
     arg_names = list(src.fn.arg_names)
     packed = scope.get("metadata")
@@ -130,7 +133,7 @@ def _eligible(wrapper: Any, kwargs: dict) -> bool:
 
     # Without the cache-key entry, the cache key would not say this code needs fastlaunch.
     return bool(kwargs.get("triton", True) and not V.graph.cpp_wrapper
-                and config.get().enabled and cache_keys.active()
+                and config.enabled_now() and cache_keys.active()
                 and not wrapper_module._is_codegen_graph_partition_subgraph(wrapper)
                 and not inductor_config.triton.autotune_at_compile_time)
 
@@ -148,16 +151,6 @@ def _wrap_call(original, *, positional_ok: bool):
             lambda: original(self, kernel_name, call_args, *args, **kwargs))
 
     return call
-
-
-def profiling() -> bool:
-    """Whether msprof is collecting (torch_npu's profiler with NPU activity
-    starts it): the switch triton-ascend's generated launcher reads before
-    reporting each launch. While it is on, calls take the full entry so the
-    original launcher reports them."""
-    from ... import _core
-
-    return _core.npu_msprof_collecting()
 
 
 def _bind_options(autotuner: Any) -> dict:
