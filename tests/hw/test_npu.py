@@ -214,3 +214,14 @@ def test_launch_api_is_the_installed_triton_ascends():
 def test_benchmark_runs():
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_npu.py"
     subprocess.run([sys.executable, str(script)], check=True, env={**os.environ})
+
+
+def test_selfcheck_on_this_stack(tmp_path):
+    """What the NPU guides tell users to run first: every planned launch sends
+    what triton-ascend's own launcher sends, on the real CANN runtime."""
+    report = tmp_path / "selfcheck.json"
+    result = subprocess.run([sys.executable, "-m", "fastlaunch", "selfcheck", "--backend", "npu",
+                             "--json", str(report)], capture_output=True, text=True,
+                            env={**os.environ}, timeout=1800)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert report.exists() and "MISMATCH" not in result.stdout
