@@ -82,6 +82,10 @@ def test_dynamic_shapes_grid_per_call():
     assert counts.get("fast", 0) >= len(sizes) - 1, counts
 
 
+SCALARS_SIGNATURE = {"out": "*fp32", "b1": "i1", "i8": "i8", "i16": "i16", "h": "fp16",
+                     "bf": "bf16", "f": "fp32", "i64": "i64", "u8": "u8", "n": "constexpr"}
+
+
 @triton.jit
 def _scalars_kernel(out, b1, i8, i16, h, bf, f, i64, u8, n: tl.constexpr):
     idx = tl.arange(0, n)
@@ -101,26 +105,18 @@ def test_scalar_abi_i1_fp16_bf16_against_triton_and_driver():
     read what Triton's own launcher passes, and the layout must match
     cuFuncGetParamInfo."""
     from fastlaunch import _core
-    from fastlaunch.backends.base import KernelSpec
     from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.backends.cuda.backend import spec_from_compiled
 
-    sig = {"out": "*fp32", "b1": "i1", "i8": "i8", "i16": "i16", "h": "fp16", "bf": "bf16",
-           "f": "fp32", "i64": "i64", "u8": "u8", "n": "constexpr"}
     values = (True, -3, 300, 1.5, 2.25, 3.5, -7, 200)
     compiled = triton.compile(triton.compiler.ASTSource(
-        fn=_scalars_kernel, signature=sig, constexprs={"n": 8}))
+        fn=_scalars_kernel, signature=SCALARS_SIGNATURE, constexprs={"n": 8}))
     compiled._init_handles()
     out = torch.zeros(8, device=DEVICE)
-    names = tuple(k for k in sig if k != "n")
-    spec = KernelSpec(name="scalars", handle=int(compiled.function),
-                      signature=tuple(sig[k] for k in names), names=names,
-                      positions=tuple(range(len(names))), grid=None, static_grid=(1, 1, 1),
-                      device=torch.cuda.current_device(),
-                      options={"num_warps": compiled.metadata.num_warps,
-                               "shared": compiled.metadata.shared, "n_scratch": 2},
-                      owner=compiled)
+    spec = spec_from_compiled(compiled, "scalars", SCALARS_SIGNATURE,
+                              torch.cuda.current_device())
     backend = CudaBackend()
-    plan = backend.make_plan(spec, input_count=len(names), fixed_args=())
+    plan = backend.make_plan(spec, input_count=len(spec.names), fixed_args=())
     driver = _core.cuda_param_info(spec.handle)
     assert [tuple(p) for p in driver] == [(o, s) for _, o, s in plan.plan.fields]
     backend.launch(plan, torch.cuda.current_stream().cuda_stream, (1, 1, 1), (out, *values))
@@ -248,21 +244,14 @@ def test_injected_backend_error_is_not_replayed(monkeypatch):
 def test_wrong_device_is_refused_and_launches_nothing():
     """A plan made for device 0 called while another device is current (faked
     here by recording a different device index in the plan)."""
-    from fastlaunch.backends.base import KernelSpec
     from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.backends.cuda.backend import spec_from_compiled
 
     compiled = triton.compile(triton.compiler.ASTSource(
-        fn=_scalars_kernel, signature={"out": "*fp32", "b1": "i1", "i8": "i8", "i16": "i16",
-                                       "h": "fp16", "bf": "bf16", "f": "fp32", "i64": "i64",
-                                       "u8": "u8", "n": "constexpr"}, constexprs={"n": 8}))
+        fn=_scalars_kernel, signature=SCALARS_SIGNATURE, constexprs={"n": 8}))
     compiled._init_handles()
-    names = ("out", "b1", "i8", "i16", "h", "bf", "f", "i64", "u8")
-    spec = KernelSpec(name="scalars", handle=int(compiled.function),
-                      signature=("*fp32", "i1", "i8", "i16", "fp16", "bf16", "fp32", "i64", "u8"),
-                      names=names, positions=tuple(range(9)), grid=None, static_grid=(1, 1, 1),
-                      device=torch.cuda.current_device() + 1,
-                      options={"num_warps": compiled.metadata.num_warps,
-                               "shared": compiled.metadata.shared}, owner=compiled)
+    spec = spec_from_compiled(compiled, "scalars", SCALARS_SIGNATURE,
+                              torch.cuda.current_device() + 1)
     backend = CudaBackend()
     plan = backend.make_plan(spec, input_count=9, fixed_args=())
     out = torch.zeros(8, device=DEVICE)

@@ -69,8 +69,8 @@ def scalar_kinds(recorder: Recorder, forward: bool) -> Outcome:
     import torch
     import triton
 
-    from ..backends.base import KernelSpec
     from ..backends.cuda import CudaBackend
+    from ..backends.cuda.backend import spec_from_compiled
 
     signature = {"out": "*fp32", **{name: kind for name, kind, _ in SCALARS}, "n": "constexpr"}
     values = tuple(v for _, _, v in SCALARS)
@@ -81,16 +81,10 @@ def scalar_kinds(recorder: Recorder, forward: bool) -> Outcome:
             fn=_scalar_kernel(), signature=signature, constexprs={"n": 8}))
         compiled._init_handles()
         out = torch.zeros(8, device="cuda")
-        names = tuple(k for k in signature if k != "n")
-        spec = KernelSpec(name="_selfcheck_scalars", handle=int(compiled.function),
-                          signature=tuple(signature[k] for k in names), names=names,
-                          positions=tuple(range(len(names))), grid=None, static_grid=(1, 1, 1),
-                          device=torch.cuda.current_device(),
-                          options={"num_warps": compiled.metadata.num_warps,
-                                   "shared": compiled.metadata.shared, "n_scratch": 2},
-                          owner=compiled)
+        spec = spec_from_compiled(compiled, "_selfcheck_scalars", signature,
+                                  torch.cuda.current_device())
         backend = CudaBackend()
-        plan = backend.make_plan(spec, input_count=len(names), fixed_args=())
+        plan = backend.make_plan(spec, input_count=len(spec.names), fixed_args=())
         stream = torch.cuda.current_stream().cuda_stream
         with recorder.capture(forward) as original:
             compiled[(1, 1, 1)](out, *values, 8, stream=stream)

@@ -20,6 +20,22 @@ from ..base import Backend, KernelSpec, LaunchRecord
 CUDA_DEVICE_TYPE = 1
 
 
+def spec_from_compiled(compiled: object, name: str, signature: dict, device: int,
+                       static_grid: tuple[int, int, int] = (1, 1, 1)) -> KernelSpec:
+    """The KernelSpec of a kernel compiled directly with ``triton.compile``
+    (``signature``: parameter name -> Triton type, constexprs included), taking
+    its runtime parameters in order. The self-check and the hardware tests plan
+    such kernels beside Triton's own launcher."""
+    names = tuple(k for k, kind in signature.items() if kind != "constexpr")
+    meta = compiled.metadata
+    return KernelSpec(name=name, handle=int(compiled.function),
+                      signature=tuple(signature[k] for k in names), names=names,
+                      positions=tuple(range(len(names))), grid=None, static_grid=static_grid,
+                      device=device, options={"num_warps": meta.num_warps,
+                                              "shared": meta.shared, "n_scratch": 2},
+                      owner=compiled)
+
+
 class CudaBackend(Backend):
     name = "cuda"
     abi = "cuda"
