@@ -118,14 +118,11 @@ def bench_single_kernel(raw) -> dict:
     def fn(x, y, z):
         return x * y + z
 
-    torch._dynamo.reset()
-    integration.uninstall()
-    static_tuner, static_args, stream = capture_autotuner(fn, (a, b, c))
-    torch._dynamo.reset()
-    with torch._inductor.config.patch(use_static_cuda_launcher=False):
-        triton_tuner, triton_args, _ = capture_autotuner(fn, (a, b, c))
+    # fastlaunch first, as users have it (installed before anything compiles); then the
+    # stock launchers of the same kernel, without it.
     torch._dynamo.reset()
     integration.install()
+    fastlaunch.reset_stats()
     with config.override(enabled=True, backend="auto"), Capture() as cap:
         compiled = torch.compile(fn)
         for _ in range(3):
@@ -133,7 +130,18 @@ def bench_single_kernel(raw) -> dict:
     site = cap.sites[0]
     bound, args, slot = site["bound"], site["args"], site["slot"]
     fast_site = slot[0]
-    assert type(fast_site).__name__ == "FastSite", type(fast_site)
+    assert type(fast_site).__name__ == "FastSite", (type(fast_site),
+                                                   fastlaunch.stats(per_site=True))
+    torch._dynamo.reset()
+    integration.uninstall()
+    static_tuner, static_args, stream = capture_autotuner(fn, (a, b, c))
+    torch._dynamo.reset()
+    # Compiled in this process without the FX cache: a compile worker started with the static
+    # launcher on would hand back a statically launchable kernel that the cache bundler refuses.
+    with torch._inductor.config.patch(use_static_cuda_launcher=False, compile_threads=1,
+                                      force_disable_caches=True):
+        triton_tuner, triton_args, _ = capture_autotuner(fn, (a, b, c))
+    integration.install()
     planned = bound.plan
     assert planned is not None, fastlaunch.stats()
     native = planned.plan
@@ -177,13 +185,18 @@ def bench_single_kernel(raw) -> dict:
             lambda: triton_tuner.run(*triton_args, stream=stream),
     }
     results: dict[str, list[float]] = {name: [] for name in [*variants, "raw cuLaunchKernel loop"]}
-    fastlaunch.reset_stats()
-    for _ in range(ROUNDS):
-        for name, call in variants.items():
-            results[name] += per_call_us(call)
-        results["raw cuLaunchKernel loop"] += raw_block()
-    torch.cuda.synchronize()
-    counts = fastlaunch.stats()
+    with config.override(enabled=True, backend="auto"):  # the routers check it per call
+        fastlaunch.reset_stats()
+        for _ in range(ROUNDS):
+            for name, call in variants.items():
+                results[name] += per_call_us(call)
+            results["raw cuLaunchKernel loop"] += raw_block()
+        torch.cuda.synchronize()
+        counts = fastlaunch.stats()
+    # the two routed rows launched fast every time, or they measured something else
+    routed = 2 * ROUNDS * BLOCKS * BLOCK
+    assert counts.get("fast", 0) >= routed, counts
+    assert not any(k.startswith("fallback.") for k in counts), counts
     medians = {k: statistics.median(v) for k, v in results.items()}
     return {"kernel": planned.spec.name, "args": len(args), "us_per_launch": medians,
             "fast_hits": counts.get("fast", 0),
@@ -247,6 +260,7 @@ def bench_model() -> dict:
             for name, fn in builds.items():
                 results[name] += time_calls(fn, x, w)
         counts = fastlaunch.stats()
+    assert counts.get("fast", 0) > 0, counts
     return {"kernels_per_call": kernels,
             "us_per_call": {k: statistics.median(v) for k, v in results.items()},
             "fast_hits": counts.get("fast", 0),

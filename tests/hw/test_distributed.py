@@ -4,17 +4,22 @@
 Each setting runs as its own process group, started the way a user starts
 one (``FASTLAUNCH`` in the environment, read by the ``torch.backends`` entry
 point). The comparison is bit for bit, so the two groups must run the same
-kernels with the same configs: the off group runs first, the on group after
-it over the same cache folders (one per rank), where Inductor's autotuning
-cache hands each rank the choices its off twin made (left to timing, a
-reduction may pick another config and so another summation order); the FX
-graph and AOTAutograd caches are off, so each group generates its own code.
+kernels with the same configs, under the same conditions: a first off group
+autotunes and fills the cache folders (one per rank); then an off group and
+an on group run over them, where Inductor's autotuning cache hands each rank
+the choices the first group made (left to timing, a reduction may pick
+another config and so another summation order). The on group is compared
+with the second off group, which met the same warm autotuning cache; how far
+the first off group is from the second is printed. The FX graph and
+AOTAutograd caches are off, so each group generates its own code.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
+import logging
 import os
 import time
 from pathlib import Path
@@ -30,6 +35,7 @@ NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"
                 "NVSHMEM_DISABLE_NVLS": "1"}
 os.environ.update(NO_MULTICAST)
 
+log = logging.getLogger(__name__)
 STEPS = 4
 JOIN_TIMEOUT_S = 420
 HANG_TIMEOUT_S = 120      # collectives (NCCL's own watchdog)
@@ -169,6 +175,20 @@ def _init(rank: int, world: int, store: str):
     return torch.device("cuda", rank)
 
 
+def chosen_configs() -> dict:
+    """Kernel (name, source) -> the config its autotuner settled on (groups must share it)."""
+    from torch._inductor.codecache import PyCodeCache
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    chosen = {}
+    for module in PyCodeCache.modules:
+        for value in vars(module).values():
+            if isinstance(value, CachingAutotuner) and len(value.launchers) == 1:
+                source = hashlib.sha1(value.fn.src.encode()).hexdigest()[:12]
+                chosen[f"{value.fn.__name__}@{source}"] = str(value.launchers[0].config)
+    return chosen
+
+
 def scenarios_worker(rank: int, world: int, store: str, out: str, names: tuple) -> None:
     """One rank: every scenario, then what it saw (results, counters, install state)."""
     import torch.distributed as dist
@@ -184,6 +204,7 @@ def scenarios_worker(rank: int, world: int, store: str, out: str, names: tuple) 
             fastlaunch.reset_stats()
             result[name] = run_scenario(name, rank, device)
             result[name]["stats"] = fastlaunch.stats()
+        result["configs"] = chosen_configs()
         result["autoload"] = autoload.status()  # after Inductor was imported
         torch.save(result, Path(out) / f"rank{rank}.pt")
     finally:
@@ -291,15 +312,24 @@ def unexpected_fallbacks(stats: dict) -> dict:
 
 @pytest.mark.parametrize("world", WORLD_SIZES)
 def test_ddp_and_fsdp2_equal_fast_launch_off_on_every_rank(world, tmp_path):
-    for fast in (False, True):
-        group = start_group(scenarios_worker, world, tmp_path / ("on" if fast else "off"), fast,
-                            SCENARIOS, cache=tmp_path / "cache")
+    for name, fast in (("autotune", False), ("off", False), ("on", True)):
+        group = start_group(scenarios_worker, world, tmp_path / name, fast, SCENARIOS,
+                            cache=tmp_path / "cache")
         join([group], JOIN_TIMEOUT_S)
     for rank in range(world):
+        first = torch.load(tmp_path / "autotune" / f"rank{rank}.pt", weights_only=False)
         off = torch.load(tmp_path / "off" / f"rank{rank}.pt", weights_only=False)
+        for name in SCENARIOS:  # stock against stock: a cold autotuning run against a warm one
+            diff = max((first[name]["params"][k] - p).abs().max().item()
+                       for k, p in off[name]["params"].items())
+            log.warning("rank %d %s: stock (autotuned) vs stock (warm autotune cache): "
+                        "largest parameter difference %.3g", rank, name, diff)
         on = torch.load(tmp_path / "on" / f"rank{rank}.pt", weights_only=False)
         assert (off["enabled"], on["enabled"]) == (False, True)
         assert off["autoload"] == {} and on["autoload"].get("cuda") == "installed", on["autoload"]
+        assert on["configs"] == off["configs"], {
+            k: (off["configs"].get(k), v) for k, v in on["configs"].items()
+            if off["configs"].get(k) != v}
         for name in SCENARIOS:
             assert off[name]["stats"] == {}, (rank, name, off[name]["stats"])
             stats = on[name]["stats"]
