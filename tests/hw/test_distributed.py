@@ -10,13 +10,12 @@ an on group run over them, where Inductor's autotuning cache hands each rank
 the choices the first group made (left to timing, a reduction may pick
 another config and so another summation order). The on group is compared
 with the second off group, which met the same warm autotuning cache; how far
-the first off group is from the second is printed. The FX graph and
+the first off group is from the second is logged. The FX graph and
 AOTAutograd caches are off, so each group generates its own code.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import hashlib
 import logging
@@ -253,33 +252,17 @@ def failing_worker(rank: int, world: int, store: str, out: str) -> None:
     (Path(out) / f"rank{rank}.finished").write_text("")
 
 
-@contextlib.contextmanager
-def environment(**values):
-    """Environment of the processes started inside (spawn copies os.environ)."""
-    saved = {k: os.environ.get(k) for k in values}
-    for k, v in values.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def start_group(fn, world: int, folder: Path, fast: bool, *args, cache: Path | None = None):
     """Start one process group in its own folder, with fast launch on or off."""
     folder.mkdir(parents=True)
     cache = cache or folder
-    with environment(FASTLAUNCH="1" if fast else "0", TORCHINDUCTOR_FORCE_DISABLE_CACHES=None,
-                     TORCHINDUCTOR_FX_GRAPH_CACHE="0", TORCHINDUCTOR_AUTOGRAD_CACHE="0",
-                     TORCHINDUCTOR_CACHE_DIR=str(cache / "inductor"),
-                     TRITON_CACHE_DIR=str(cache / "triton")):
+    env = {"FASTLAUNCH": "1" if fast else "0", "TORCHINDUCTOR_FX_GRAPH_CACHE": "0",
+           "TORCHINDUCTOR_AUTOGRAD_CACHE": "0", "TORCHINDUCTOR_CACHE_DIR": str(cache / "inductor"),
+           "TRITON_CACHE_DIR": str(cache / "triton")}
+    with pytest.MonkeyPatch.context() as patch:  # spawn copies os.environ
+        patch.delenv("TORCHINDUCTOR_FORCE_DISABLE_CACHES", raising=False)
+        for key, value in env.items():
+            patch.setenv(key, value)
         return mp.start_processes(fn, args=(world, str(folder / "store"), str(folder), *args),
                                   nprocs=world, join=False, start_method="spawn")
 
