@@ -12,7 +12,6 @@ function here, through ctypes."""
 from __future__ import annotations
 
 import ctypes
-import types
 
 import numpy as np
 import pytest
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 
 from fastlaunch import FastLaunchError, abi
 from fastlaunch.testing import pack_bytes, pack_bytes_reference
+from helpers.values import Raises, Tensor
 
 # Values whose __index__ returns an int subclass warn (both packers alike);
 # numpy warns while the strategies build float32 values from huge floats.
@@ -50,53 +50,12 @@ class Float:
         return f"Float({self.value!r})"
 
 
-class Raises:
-    """__index__, __float__, data_ptr and .device all raise ``exc``."""
-
-    def __init__(self, exc, *, repr_raises=False):
-        self.exc = exc
-        self.repr_raises = repr_raises
-
-    def __index__(self):
-        raise self.exc("__index__")
-
-    def __float__(self):
-        raise self.exc("__float__")
-
-    def data_ptr(self):
-        raise self.exc("data_ptr")
-
-    @property
-    def device(self):
-        raise self.exc("device")
-
-    def __repr__(self):
-        if self.repr_raises:
-            raise ValueError("repr")
-        return f"Raises({self.exc.__name__})"
-
-
 class GetattrRaises:
     def __init__(self, exc):
         self.exc = exc
 
     def __getattr__(self, name):
         raise self.exc(name)
-
-
-class Tensor:
-    """data_ptr() returns ``address``; ``device`` as torch.device spells it."""
-
-    def __init__(self, address, device=None):
-        self.address = address
-        if device is not None:
-            self.device = types.SimpleNamespace(type=device[0], index=device[1])
-
-    def data_ptr(self):
-        return self.address
-
-    def __repr__(self):
-        return f"Tensor({self.address!r})"
 
 
 class NotCallable:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from fastlaunch import FastLaunchError, abi
 from fastlaunch.testing import pack_bytes, pack_bytes_reference
 from helpers.oracle import cc, oracle_bytes
+from helpers.values import Tensor
 
 needs_cc = pytest.mark.skipif(cc() is None, reason="no system C compiler for the struct oracle")
 
@@ -19,16 +20,6 @@ INT_RANGES = {"i8": (-(2**7), 2**7 - 1), "i16": (-(2**15), 2**15 - 1),
               "i32": (-(2**31), 2**31 - 1), "i64": (-(2**63), 2**63 - 1), "u8": (0, 2**8 - 1),
               "u16": (0, 2**16 - 1), "u32": (0, 2**32 - 1), "u64": (0, 2**64 - 1)}
 TYPES = ["*fp32", "*i8", "*bf16", "i1", "u1", *INT_RANGES, "fp16", "bf16", "fp32", "fp64"]
-
-
-class FakeTensor:
-    """Anything with data_ptr() packs as that address."""
-
-    def __init__(self, address):
-        self.address = address
-
-    def data_ptr(self):
-        return self.address
 
 
 # npu: what triton-ascend's PyArg_ParseTuple units accept ('b' is 0..255,
@@ -41,7 +32,7 @@ UNSIGNED_BITS = {"u1": 32, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
 def value_strategy(type_name, abi_name="cuda"):
     if type_name.startswith("*"):
         return st.one_of(st.none(), st.integers(0, 2**64 - 1),
-                         st.integers(0, 2**48).map(FakeTensor))
+                         st.integers(0, 2**48).map(Tensor))
     if abi_name == "npu" and type_name in NPU_INT_RANGES:
         return st.one_of(st.booleans(), st.integers(*NPU_INT_RANGES[type_name]))
     if type_name in ("i1", "u1"):
@@ -85,7 +76,7 @@ def oracle_args(abi_name, case):
     unsigned values are reduced as getargs' masks do (the C cast of the
     masked value)."""
     def plain(type_name, value):
-        if isinstance(value, FakeTensor):
+        if isinstance(value, Tensor):
             return value.address
         if abi_name == "npu" and type_name in UNSIGNED_BITS and not isinstance(value, bool):
             return value & ((1 << UNSIGNED_BITS[type_name]) - 1)
@@ -128,7 +119,7 @@ def test_worked_example_against_oracle():
 
 def test_conversion_rules():
     sig = ["*fp32", "*fp32", "*fp32", "i1", "u1", "fp16", "bf16"]
-    data = both("cuda", {"signature": sig, "args": [FakeTensor(0x10), 0x20, None, True, False,
+    data = both("cuda", {"signature": sig, "args": [Tensor(0x10), 0x20, None, True, False,
                                                     1.0 / 3, 1.0 / 3], "grid": None})
     assert struct.unpack_from("<QQQ", data) == (0x10, 0x20, 0)
     assert data[24:26] == b"\x01\x00"
