@@ -394,6 +394,8 @@ def markdown(result: dict) -> str:
                 if isinstance(row, dict) and ("error" in row or "skipped" in row)]
     problems += [f"- {phase} {v}: {rows['error']}" for phase in ("cold", "warm")
                  for v, rows in result[phase].items() if "error" in rows]
+    if result.get("warm_skipped"):
+        problems.append(f"- warm-cache set skipped: {result['warm_skipped']}")
     if problems:
         lines += ["", "Not measured:", "", *problems]
     return "\n".join(lines) + "\n"
@@ -442,6 +444,10 @@ def main() -> int:
                         help="seconds after which a variant starts no new compile")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm-cache set")
     parser.add_argument("--device", default="cuda:0", help="cpu only checks the plumbing")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds for the whole run: a phase still running then is stopped "
+                             "and reported as not measured; the warm set is skipped when less "
+                             "than a minute is left for it")
     options = parser.parse_args()
     out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -457,16 +463,28 @@ def main() -> int:
     os.environ.pop("TORCHINDUCTOR_FORCE_DISABLE_CACHES", None)   # caches on, as users run
     os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "4")  # several compiling processes
     started = time.time()
+
+    def phase_timeout() -> float:
+        """The phase's own bound, cut to what --time-limit leaves (20 s kept for the report)."""
+        bound = options.compile_budget + 300
+        if options.time_limit is not None:
+            bound = min(bound, options.time_limit - (time.time() - started) - 20)
+        return bound
+
     cold_variants = {v: {"fastlaunch": o[0], "options": o, "timed": o[3], "cache": v}
                      for v, o in VARIANTS.items()}
     cold = run_phase("cold", cold_variants, workloads, tmp, sizes, options.compile_budget,
-                     options.compile_budget + 300, options.device)
-    warm = {}
-    if not options.no_warm:
+                     phase_timeout(), options.device)
+    warm, warm_skipped = {}, None
+    if options.no_warm:
+        warm_skipped = "--no-warm"
+    elif phase_timeout() < 60:
+        warm_skipped = f"--time-limit {options.time_limit:g} s: {phase_timeout():.0f} s left"
+    else:
         warm_variants = {v: {"fastlaunch": fl, "options": ("", {}, None, True), "timed": True,
                              "cache": cache} for v, (fl, cache) in WARM_VARIANTS.items()}
         warm = run_phase("warm", warm_variants, workloads, tmp, sizes, options.compile_budget,
-                         options.compile_budget + 300, options.device)
+                         phase_timeout(), options.device)
     import triton
 
     device = torch.device(options.device)
@@ -476,6 +494,7 @@ def main() -> int:
               "date": time.strftime("%Y-%m-%d"), "wall_s": time.time() - started,
               "command": " ".join([Path(sys.executable).name, *sys.argv]),
               "sizes": sizes, "workloads": workloads, "cold": cold, "warm": warm,
+              "warm_skipped": warm_skipped,
               "equality": {}}
     for w in WORKLOADS:
         if w.name not in workloads:
