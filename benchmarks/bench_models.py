@@ -24,7 +24,8 @@ The warm-cache set starts new processes over the folders the cold set filled:
 stock and fastlaunch over their own caches, and fastlaunch over stock's.
 
 Usage: python benchmarks/bench_models.py --out DIR [--quick] [--workloads gpt2/infer,...]
-(writes bench_models.json, bench_models.md and bench_models.png).
+(writes bench_models.json, bench_models.md and bench_models.png); ``--merge A.json B.json``
+draws one table and chart from several runs instead of running.
 """
 
 from __future__ import annotations
@@ -401,6 +402,9 @@ def markdown(result: dict) -> str:
                 if isinstance(row, dict) and ("error" in row or "skipped" in row)]
     problems += [f"- {phase} {v}: {rows['error']}" for phase in ("cold", "warm")
                  for v, rows in result[phase].items() if "error" in rows]
+    if result.get("sources"):
+        lines += ["", "Runs (each workload's row comes from one run):", "",
+                  *(f"- {w}: {src}" for w, src in result["sources"].items())]
     if result.get("warm_skipped"):
         problems.append(f"- warm-cache set skipped: {result['warm_skipped']}")
     if problems:
@@ -442,6 +446,33 @@ def chart(result: dict, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def merge(paths: list[Path]) -> dict:
+    """One zoo table from several runs' JSON: per workload, the last run given that timed
+    both stock and fastlaunch (``sources`` names it). Runs must share machine and versions."""
+    runs = [(path, json.loads(path.read_text())) for path in paths]
+    merged = {"workloads": [], "cold": {}, "warm": {}, "equality": {}, "sources": {}}
+    for field in ("device", "torch", "triton", "python"):
+        values = {run[field] for _, run in runs}
+        if len(values) != 1:
+            raise SystemExit(f"--merge: the runs differ in {field}: {sorted(values)}; "
+                             "expected runs of one machine and one software stack")
+        merged[field] = values.pop()
+    for w in (w.name for w in WORKLOADS):
+        for path, run in reversed(runs):
+            cold = run["cold"]
+            if not all("median_ms" in cold.get(v, {}).get(w, {}) for v in ("stock", "fastlaunch")):
+                continue
+            merged["workloads"].append(w)
+            for phase in ("cold", "warm"):
+                for v, rows in run[phase].items():
+                    if w in rows:
+                        merged[phase].setdefault(v, {})[w] = rows[w]
+            merged["equality"][w] = run["equality"][w]
+            merged["sources"][w] = path.name
+            break
+    return merged
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/bench_models.py")
     parser.add_argument("--out", default=".", help="folder for bench_models.{json,md,png}")
@@ -451,6 +482,8 @@ def main() -> int:
                         help="seconds after which a variant starts no new compile")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm-cache set")
     parser.add_argument("--device", default="cuda:0", help="cpu only checks the plumbing")
+    parser.add_argument("--merge", nargs="+", type=Path, default=None, metavar="JSON",
+                        help="no run: one table and chart from these runs' bench_models.json")
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds for the whole run: a phase still running then is stopped "
                              "and reported as not measured; the warm set is skipped when less "
@@ -458,6 +491,12 @@ def main() -> int:
     options = parser.parse_args()
     out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
+    if options.merge:
+        result = merge(options.merge)
+        (out / "bench_models.json").write_text(json.dumps(result, indent=2))
+        (out / "bench_models.md").write_text(markdown(result))
+        chart(result, out / "bench_models.png")
+        return 0
     workloads = [w.name for w in WORKLOADS]
     if options.workloads:
         unknown = set(options.workloads.split(",")) - set(workloads)
