@@ -449,6 +449,9 @@ def chart(result: dict, path: Path) -> None:
 def merge(paths: list[Path]) -> dict:
     """One zoo table from several runs' JSON: per workload, the last run given that timed
     both stock and fastlaunch (``sources`` names it). Runs must share machine and versions."""
+    missing = [str(path) for path in paths if not path.is_file()]
+    if missing:
+        raise SystemExit(f"--merge: no such file {missing}; expected bench_models.json files")
     runs = [(path, json.loads(path.read_text())) for path in paths]
     merged = {"workloads": [], "cold": {}, "warm": {}, "equality": {}, "sources": {}}
     for field in ("device", "torch", "triton", "python"):
