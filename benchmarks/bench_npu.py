@@ -73,7 +73,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp())
     cann = FakeCann(build("rt", tmp))
     cann.reset()
-    cann.lib.fake_set_recording(0)
+    cann.set_logging(False)
     generic = build_generic(tmp)
     generic.load(str(cann.path))
 

@@ -1,28 +1,36 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Builds tests/helpers/fake_cann.c as a shared library and reads its records."""
+"""The selfcheck's recording CANN runtime, built for unit tests with one launch family.
+
+``build("acl")`` / ``build("rt")`` export that family's launch and FFTS symbols
+and nothing else (no copies, synchronisation or msprof: a test adds those with
+``build("services")``), so a test offers the backend exactly the runtime it means.
+``FakeCann`` reads the log as launch calls; its task queue holds tasks until
+``run_pending()``, as torch_npu's does until its worker runs them.
+"""
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
-import shutil
-import subprocess
 from pathlib import Path
 
-from fastlaunch.selfcheck.ascend_reference import INCLUDE
+from fastlaunch.selfcheck.ascend_reference import (
+    FFTS_APIS,
+    RECORDER_PARTS,
+    Event,
+    Recorder,
+    build_recorder,
+)
 
-SOURCE = Path(__file__).with_name("fake_cann.c")
-
-
-class _Record(ctypes.Structure):
-    _fields_ = [("api", ctypes.c_char * 32), ("func", ctypes.c_uint64),
-                ("block_dim", ctypes.c_uint32), ("stream", ctypes.c_uint64),
-                ("attr_id", ctypes.c_int32), ("attr_value", ctypes.c_uint32),
-                ("args_size", ctypes.c_uint32), ("args", ctypes.c_ubyte * 512)]
+LAUNCH_APIS = {"aclrtLaunchKernelWithHostArgs": "acl", "rtKernelLaunch": "rt",
+               "rtKernelLaunchWithFlagV2": "rt-v2"}
+COPY_APIS = ("rtMemcpy", "aclrtMemcpy")
+SYNC_APIS = ("rtStreamSynchronize", "aclrtSynchronizeStream")
 
 
 @dataclasses.dataclass(frozen=True)
 class Call:
+    """One launch call as the runtime saw it; ``rc`` is what it returned."""
+
     api: str
     func: int
     block_dim: int
@@ -30,49 +38,79 @@ class Call:
     attr_id: int
     attr_value: int
     args: bytes
+    rc: int = 0
 
 
-def build(api: str, directory: Path) -> Path:
-    """Compile the fake for ``api`` ("acl" or "rt") into ``directory``."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        msg = "no C compiler to build the fake CANN runtime"
-        raise RuntimeError(msg)
-    out = directory / f"libfake_cann_{api}.so"
-    # -Bsymbolic: the acl and rt builds share symbol names; each must use its own.
-    subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic",
-                    f"-DFAKE_{api.upper()}", f"-I{INCLUDE}", str(SOURCE), "-o", str(out)],
-                   check=True)
-    return out
+def build(part: str, directory: Path) -> Path:
+    """The runtime with only ``part`` ("acl", "rt" or "services") in ``directory``."""
+    return build_recorder(directory, without=[p for p in RECORDER_PARTS if p != part])
 
 
-class FakeCann:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.lib = ctypes.CDLL(str(path))
-        self.lib.fake_record.restype = ctypes.POINTER(_Record)
-        self.lib.fake_submit_address.restype = ctypes.c_void_p
-        self.lib.fake_pending_name.restype = ctypes.c_char_p
-        self.lib.fake_set_ffts_addr.argtypes = [ctypes.c_uint64]
+def _signed(value: int) -> int:
+    return value - (1 << 64) if value >= 1 << 63 else value
 
+
+def _unexpected(event: Event) -> bool:
+    """Launch inputs fastlaunch never sets (placeholders, sm descriptors, tiling,
+    flags, more than the one UB-size attribute): a launch with any is a bug."""
+    if event.value2:
+        return True
+    if event.api == "rtKernelLaunchWithFlagV2":
+        return event.flags != 0
+    return event.api == "aclrtLaunchKernelWithHostArgs" and event.flags > 1
+
+
+class FakeCann(Recorder):
     def reset(self) -> None:
-        self.lib.fake_reset()
+        super().reset()
+        self.lib.rec_set_deferred(1)
 
     def calls(self) -> list[Call]:
+        """Every launch call since the last reset, failed ones included."""
         out = []
-        for i in range(self.lib.fake_count()):
-            r = self.lib.fake_record(i).contents
-            out.append(Call(r.api.decode(), r.func, r.block_dim, r.stream, r.attr_id,
-                            r.attr_value, bytes(r.args[:r.args_size])))
+        for e in self.events():
+            if e.api not in LAUNCH_APIS:
+                continue
+            if _unexpected(e):
+                msg = f"launched with inputs fastlaunch never sets: {e}"
+                raise AssertionError(msg)
+            out.append(Call(LAUNCH_APIS[e.api], e.handle, e.block_dim, e.stream, e.attr_id,
+                            e.attr_value, e.data, _signed(e.value)))
         return out
 
-    def submit_capsule(self) -> object:
-        """A "fastlaunch.npu_submit" capsule around the fake task queue."""
-        return _capsule(self.lib.fake_submit_address(), b"fastlaunch.npu_submit")
+    def events_of(self, apis: tuple[str, ...]) -> list[Event]:
+        return [e for e in self.events() if e.api in apis]
 
+    def ffts_queries(self) -> int:
+        return len(self.events_of(FFTS_APIS))
 
-def _capsule(address: int, name: bytes) -> object:
-    new = ctypes.pythonapi.PyCapsule_New
-    new.restype = ctypes.py_object
-    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-    return new(address, name, None)
+    def copies(self) -> list[Event]:
+        return self.events_of(COPY_APIS)
+
+    def syncs(self) -> list[Event]:
+        return self.events_of(SYNC_APIS)
+
+    def pending(self) -> int:
+        return self.lib.rec_pending()
+
+    def pending_name(self, i: int) -> bytes:
+        return self.lib.rec_pending_name(i)
+
+    def run_pending(self) -> int:
+        return self.lib.rec_run_pending()
+
+    def released(self) -> int:
+        return self.lib.rec_released()
+
+    def set_launch_error(self, code: int) -> None:
+        self.lib.rec_set_launch_error(code)
+
+    def set_submit_error(self, code: int) -> None:
+        self.lib.rec_set_submit_error(code)
+
+    def set_ffts_addr(self, address: int) -> None:
+        self.lib.rec_set_ffts_addr(address)
+
+    def set_logging(self, on: bool) -> None:
+        """Off: calls behave the same and nothing is logged (benchmarks)."""
+        self.lib.rec_set_logging(int(on))

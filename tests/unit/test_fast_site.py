@@ -140,14 +140,16 @@ def test_launcher_swap_replaces_the_fast_site(env, cann):
 def test_launch_error_after_packing_is_raised_not_replayed(env, cann):
     site = Site(cann)
     promote(site)
-    cann.lib.fake_set_launch_error(507011)
+    cann.set_launch_error(507011)
     before = site.submissions()
     try:
         with pytest.raises(FastLaunchError, match="507011") as info:
             site.slot[0](*ARGS, stream=0x33)
     finally:
-        cann.lib.fake_set_launch_error(0)
-    assert site.submissions() == before and info.value.submitted
+        cann.set_launch_error(0)
+    # exactly one launch call (the failed one) and no second try on the original path
+    assert site.submissions() == before + 1 and info.value.submitted
+    assert cann.calls()[-1].rc == 507011
     assert site.tuner.full_entries == 1
 
 

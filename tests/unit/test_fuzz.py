@@ -86,7 +86,7 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
         static_grid=None, fixed=(), native=native, input_count=3, best_launcher_mode=True)
     outcomes = {"launch": 0, "fallback": 0, "error": 0, "interrupt": 0}
     for _ in range(3000):
-        if cann.lib.fake_count() > 200:
+        if cann.lib.rec_count() > 200:
             cann.reset()  # the fake keeps a bounded record (and clears the injected error)
         profiler._is_profiler_enabled = rng.random() < 0.05
         tuner.best_launcher = other if rng.random() < 0.05 else planned
@@ -95,19 +95,19 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
             (0, 1, 1), (70000, 1, 1), (1.5, 1, 1), (np.int64(3), 1, 1), [1, 1, 1], (1, 1),
             None, ValueError("grid"), KeyboardInterrupt()])
         launch_error = 507011 if rng.random() < 0.03 else 0
-        cann.lib.fake_set_launch_error(launch_error)
+        cann.set_launch_error(launch_error)
         args = [Tensor(0x1000, rng.choice([None, ("npu", 0)])), 5, 0.5]
         if rng.random() < 0.3:
             args[rng.randrange(3)] = random_value(rng)
         if rng.random() < 0.03:
             args.append(1)
         stream = rng.choice([0x33] * 8 + [None, -1, "s"])
-        before = (cann.lib.fake_count(), counting.fallbacks, len(counting.errors))
+        before = (cann.lib.rec_count(), counting.fallbacks, len(counting.errors))
         try:
             result = site(*args, stream=stream)
         except KeyboardInterrupt:
             result = "interrupt"
-        after = (cann.lib.fake_count(), counting.fallbacks, len(counting.errors))
+        after = (cann.lib.rec_count(), counting.fallbacks, len(counting.errors))
         delta = tuple(a - b for a, b in zip(after, before))
         if result is None:
             kind = "launch"
@@ -115,19 +115,22 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
         elif result == "interrupt":
             kind = "interrupt"
             assert delta == (0, 0, 0)
+        elif result == "fallback":
+            kind = "fallback"
+            assert delta == (0, 1, 0)
         else:
-            kind = result
-            assert delta == ((0, 1, 0) if kind == "fallback" else (0, 0, 1))
-        if kind == "error":
+            kind = "error"
             err = counting.errors[-1]
-            if isinstance(err, _core.InputError):
+            if isinstance(err, _core.InputError):  # found before the launch call
+                assert delta == (0, 0, 1)
                 assert err.reason in {"bad_value", "device_mismatch", "grid_out_of_range",
                                       "grid_type", "grid_rank", "grid_resolver_error",
                                       "bad_stream"}
-            else:
+            else:  # the one launch call failed: reported, never made again
+                assert delta == (1, 0, 1)
                 assert launch_error and isinstance(err, _core.LaunchError), repr(err)
         outcomes[kind] += 1
-    cann.lib.fake_set_launch_error(0)
+    cann.set_launch_error(0)
     assert all(outcomes.values()), outcomes  # every way was taken
 
 

@@ -21,8 +21,9 @@ import fastlaunch
 from fastlaunch import PlanUnavailable, _core, backends, config, fakes, routing
 from fastlaunch.backends.npu import NpuBackend, family, kernel_meta
 from fastlaunch.backends.npu.backend import launch_family_report
+from fastlaunch.selfcheck.ascend_reference import capsule
 from fastlaunch.testing import pack_bytes_reference
-from helpers.fake_cann import FakeCann, _capsule, build
+from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 
 pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler to build the fake CANN")
@@ -31,68 +32,22 @@ SIG = ["*fp32", "*fp32", "i32"]
 ARGS = (0x1000, 0x2000, 100)
 FFTS = 0xFF75000000
 
-# What the fake CANN lacks: copies, stream synchronisation and msprof.
-EXTRA_SOURCE = textwrap.dedent("""
-    #include <stdint.h>
-    #include <string.h>
-    typedef int (*cb_t)(uint32_t, void*, uint32_t);
-    static cb_t cb;
-    static unsigned char data[256];
-    static uint64_t dst_addr, copied, copies, syncs, sync_stream;
-    int rtMemcpy(void* dst, uint64_t max, const void* src, uint64_t n, int kind) {
-      if (kind != 1 || n > max) return 1;
-      dst_addr = (uint64_t)dst; copied = n; copies++;
-      memcpy(data, src, n < 256 ? n : 256);
-      return 0;
-    }
-    int rtStreamSynchronize(void* s) { syncs++; sync_stream = (uint64_t)s; return 0; }
-    int MsprofRegisterCallback(uint32_t module, cb_t c) {
-      if (module != 8) return 1;
-      cb = c;
-      return 0;
-    }
-    int x_prof(uint32_t type, uint64_t sw) {
-      struct { uint64_t s, hi; uint32_t n, ids[64], model, type, cache; } h;
-      memset(&h, 0, sizeof h); h.s = sw; h.type = type;
-      return cb ? cb(1, &h, sizeof h) : -1;
-    }
-    uint64_t x_copies(void) { return copies; }
-    uint64_t x_copied(void) { return copied; }
-    uint64_t x_dst(void) { return dst_addr; }
-    const unsigned char* x_data(void) { return data; }
-    uint64_t x_syncs(void) { return syncs; }
-    uint64_t x_sync_stream(void) { return sync_stream; }
-    void x_reset(void) { copies = copied = dst_addr = syncs = sync_stream = 0; }
-""")
-
-
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory):
+    """One runtime per launch family, and one with copies, synchronisation and msprof."""
     folder = tmp_path_factory.mktemp("cann")
-    acl, rt = FakeCann(build("acl", folder)), FakeCann(build("rt", folder))
-    extra_src = folder / "extra.c"
-    extra_src.write_text(EXTRA_SOURCE)
-    extra_path = folder / "libextra.so"
-    subprocess.run([cc(), "-shared", "-fPIC", "-O1", str(extra_src), "-o", str(extra_path)],
-                   check=True)
-    extra = ctypes.CDLL(str(extra_path))
-    for name in ("x_copies", "x_copied", "x_dst", "x_syncs", "x_sync_stream"):
-        getattr(extra, name).restype = ctypes.c_uint64
-    extra.x_data.restype = ctypes.POINTER(ctypes.c_ubyte * 256)
-    extra.path = extra_path
-    return {"acl": acl, "rt": rt, "extra": extra}
+    return {part: FakeCann(build(part, folder)) for part in ("acl", "rt", "services")}
 
 
 @pytest.fixture
 def cann(libs):
-    for name in ("acl", "rt"):
-        libs[name].reset()
-    libs["extra"].x_reset()
+    for lib in libs.values():
+        lib.reset()
     return libs
 
 
 def backend_for(cann, *names, **kwargs):
-    paths = [str(cann[n].path) for n in names] + [str(cann["extra"].path)]
+    paths = [str(cann[n].path) for n in names] + [str(cann["services"].path)]
     return NpuBackend(libraries=paths, queue="inline", **kwargs)
 
 
@@ -261,17 +216,17 @@ def test_detection_reads_loader_and_launcher():
 
 def test_ffts_address_is_queried_once_per_device(cann):
     backend = backend_for(cann, "acl", "rt")
-    before = cann["rt"].lib.fake_ffts_queries()
+    before = cann["rt"].ffts_queries()
     plan = make(backend, family="rt", ffts=True)
     make(backend, family="rt", ffts=True)
-    assert cann["rt"].lib.fake_ffts_queries() == before + 1
+    assert cann["rt"].ffts_queries() == before + 1
     spec = fakes.spec("k", SIG, static_grid=(1, 1, 1), family="rt", ffts=True)
     other = backend.make_plan(dataclasses_replace(spec, device=1), input_count=3, fixed_args=())
-    assert cann["rt"].lib.fake_ffts_queries() == before + 2
+    assert cann["rt"].ffts_queries() == before + 2
     backend.launch(plan, 1, (1, 1, 1), ARGS)
     backend.launch(other, 1, (1, 1, 1), ARGS)
     assert [struct.unpack_from("<Q", c.args)[0] for c in cann["rt"].calls()] == [FFTS, FFTS]
-    assert cann["rt"].lib.fake_ffts_queries() == before + 2  # never per launch
+    assert cann["rt"].ffts_queries() == before + 2  # never per launch
 
 
 def dataclasses_replace(spec, **changes):
@@ -322,7 +277,7 @@ class Allocator:
         self._release = self.RELEASE(self._do_release)
         self.table = self.Table(ctypes.cast(self._alloc, ctypes.c_void_p).value,
                                 ctypes.cast(self._release, ctypes.c_void_p).value)
-        self.capsule = _capsule(ctypes.addressof(self.table), b"fastlaunch.npu_workspace")
+        self.capsule = capsule(ctypes.addressof(self.table), b"fastlaunch.npu_workspace")
 
     def _do_alloc(self, size, stream, owner):
         self.allocs.append((size, stream or 0))
@@ -344,10 +299,10 @@ def test_locks_are_made_in_the_task_with_one_copy(cann):
     backend = backend_for(cann, "rt", allocator=allocator.capsule, workspace=workspace)
     plan = make(backend, family="rt", lock_num=3, lock_init_value=7, workspace_size=64)
     backend.launch(plan, 0x99, (3, 2, 1), ARGS)
-    extra = cann["extra"]
     assert allocator.allocs == [(24, 0x99)] and allocator.released == [1]
-    assert extra.x_copies() == 1 and extra.x_copied() == 24 and extra.x_dst() == 0xB10C0000
-    assert bytes(extra.x_data().contents[:24]) == struct.pack("<3q", 7, 7, 7)
+    (copy,) = cann["services"].copies()
+    assert (copy.api, copy.handle, copy.value, copy.flags) == ("rtMemcpy", 0xB10C0000, 24, 1)
+    assert copy.value2 >= 24 and copy.data == struct.pack("<3q", 7, 7, 7)  # destMax, bytes
     assert workspaces == [64 * 6]
     (call,) = cann["rt"].calls()
     assert struct.unpack_from("<QQ", call.args) == (0xB10C0000, 0xAAAA0000)
@@ -376,7 +331,7 @@ def test_failures_before_the_launch_call_on_the_workspace_path_are_refusals(cann
 
 
 def test_a_task_queue_that_cannot_be_built_refuses_the_plan(cann, monkeypatch):
-    backend = NpuBackend(libraries=[str(cann["rt"].path), str(cann["extra"].path)],
+    backend = NpuBackend(libraries=[str(cann["rt"].path), str(cann["services"].path)],
                          queue="auto", family="rt")
 
     def no_shim():
@@ -394,7 +349,7 @@ def test_locks_of_a_pure_simt_kernel_are_still_made(cann):
     backend = backend_for(cann, "rt", allocator=allocator.capsule)
     plan = make(backend, family="rt", lock_num=2, pure_simt=True, simt=True)
     backend.launch(plan, 1, (1, 1, 1), ARGS)
-    assert allocator.allocs == [(16, 1)] and cann["extra"].x_copies() == 1
+    assert allocator.allocs == [(16, 1)] and len(cann["services"].copies()) == 1
     (call,) = cann["rt"].calls()
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (1, 1, 1), pure_simt=True)
 
@@ -407,14 +362,15 @@ def test_task_queue_off_launches_inline_then_synchronises(cann):
     plan = make(backend, family="rt", taskqueue=False)
     assert not plan.queued and "inline+sync" in repr(plan)
     backend.launch(plan, 0x77, (1, 1, 1), ARGS)
-    assert cann["rt"].lib.fake_pending() == 0 and len(cann["rt"].calls()) == 1
-    assert cann["extra"].x_syncs() == 1 and cann["extra"].x_sync_stream() == 0x77
+    assert cann["rt"].pending() == 0 and len(cann["rt"].calls()) == 1
+    assert [(e.api, e.stream) for e in cann["services"].syncs()] == [("rtStreamSynchronize",
+                                                                       0x77)]
     queued = make(backend, family="rt")
     assert queued.queued
     backend.launch(queued, 0x77, (1, 1, 1), ARGS)
-    assert cann["rt"].lib.fake_pending() == 1 and cann["extra"].x_syncs() == 1
-    assert cann["rt"].lib.fake_pending_name(0) == b"triton_poi_fused_0"
-    cann["rt"].lib.fake_run_pending()
+    assert cann["rt"].pending() == 1 and len(cann["services"].syncs()) == 1
+    assert cann["rt"].pending_name(0) == b"triton_poi_fused_0"
+    cann["rt"].run_pending()
 
 
 # ---------------------------------------------------------------- profiling
@@ -442,13 +398,14 @@ def test_runtime_registers_the_msprof_callback(libs):
     """In a fresh process: loading CANN registers for module 8, and msprof's
     start command (delivered through the registered callback) turns it on."""
     code = textwrap.dedent(f"""
-        import ctypes
         from fastlaunch import _core
-        _core.NpuRuntime([{str(libs['rt'].path)!r}, {str(libs['extra'].path)!r}])
+        from fastlaunch.selfcheck.ascend_reference import Recorder
+        _core.NpuRuntime([{str(libs['rt'].path)!r}, {str(libs['services'].path)!r}])
         assert _core.npu_msprof_registered()
-        lib = ctypes.CDLL({str(libs['extra'].path)!r})
-        assert lib.x_prof(1, 0x800) == 0 and _core.npu_msprof_collecting()
-        assert lib.x_prof(2, 0) == 0 and not _core.npu_msprof_collecting()
+        msprof = Recorder({str(libs['services'].path)!r})
+        assert [e.value for e in msprof.events()] == [8]  # MsprofRegisterCallback(8, ...)
+        assert msprof.lib.rec_prof_command(1, 0x800) == 0 and _core.npu_msprof_collecting()
+        assert msprof.lib.rec_prof_command(2, 0) == 0 and not _core.npu_msprof_collecting()
         print("ok")
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -60,7 +60,7 @@ def test_available_names_what_is_missing(fake, tmp_path):
 
 def test_launch_bytes_equal_reference_and_oracle(fake):
     backend, plan = make(fake)
-    assert plan.api == fake.path.name.split("_")[-1][:-3]
+    assert plan.api == fake.family
     backend.launch(plan, 0x5151, (10, 1, 1), ARGS)
     (call,) = fake.calls()
     assert (call.func, call.block_dim, call.stream, call.attr_id) == (0xBEEF, 10, 0x5151, -1)
@@ -76,13 +76,13 @@ def test_ffts_address_queried_once_per_plan(fake):
     backend, plan = make(fake)
     for _ in range(3):
         backend.launch(plan, 1, (1, 1, 1), ARGS)
-    assert fake.lib.fake_ffts_queries() == 1
+    assert fake.ffts_queries() == 1
     make(fake, ffts=False)
-    assert fake.lib.fake_ffts_queries() == 1
+    assert fake.ffts_queries() == 1
 
 
 def test_zero_ffts_address_refuses_the_plan(fake):
-    fake.lib.fake_set_ffts_addr(0)
+    fake.set_ffts_addr(0)
     with pytest.raises(PlanUnavailable, match="FFTS control address is 0"):
         make(fake)
 
@@ -99,11 +99,11 @@ def test_simt_kernel_passes_dynamic_ub_size(fake):
 
 def test_launch_error_is_raised_and_never_replayed(fake):
     backend, plan = make(fake)
-    fake.lib.fake_set_launch_error(507015)
+    fake.set_launch_error(507015)
     with pytest.raises(FastLaunchError, match="failed with code 507015") as info:
         backend.launch(plan, 1, (1, 1, 1), ARGS)
     assert info.value.submitted and not info.value.recoverable
-    assert fake.calls() == []
+    assert [c.rc for c in fake.calls()] == [507015]  # one launch call, never a second
 
 
 @pytest.mark.parametrize(("grid", "reason"), [((0, 1, 1), "grid_out_of_range"),
@@ -173,11 +173,11 @@ def test_task_queue_owns_the_buffer_until_it_runs(fake):
     args = [bytearray(b"x")]  # nothing of the call survives but the packed buffer
     backend.launch(plan, 0x77, (5, 1, 1), ARGS)
     del args
-    assert fake.lib.fake_pending() == 1 and fake.calls() == []
-    assert fake.lib.fake_pending_name(0) == b"triton_poi_fused_0"
-    released = fake.lib.fake_released()
-    assert fake.lib.fake_run_pending() == 1
-    assert fake.lib.fake_released() == released + 1
+    assert fake.pending() == 1 and fake.calls() == []
+    assert fake.pending_name(0) == b"triton_poi_fused_0"
+    released = fake.released()
+    assert fake.run_pending() == 1
+    assert fake.released() == released + 1
     (call,) = fake.calls()
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (5, 1, 1), ffts=True,
                                              ffts_addr=FFTS)
@@ -185,14 +185,14 @@ def test_task_queue_owns_the_buffer_until_it_runs(fake):
 
 def test_task_queue_submission_failure_raises_and_releases(fake):
     backend, plan = make(fake, queue=fake.submit_capsule())
-    fake.lib.fake_set_submit_error(-3)
-    released = fake.lib.fake_released()
+    fake.set_submit_error(-3)
+    released = fake.released()
     try:
         with pytest.raises(FastLaunchError, match="task queue submission"):
             backend.launch(plan, 1, (1, 1, 1), ARGS)
     finally:
-        fake.lib.fake_set_submit_error(0)
-    assert fake.lib.fake_released() == released + 1 and fake.calls() == []
+        fake.set_submit_error(0)
+    assert fake.released() == released + 1 and fake.calls() == []
 
 
 def test_routing_engine_end_to_end(fake):
@@ -208,10 +208,11 @@ def test_routing_engine_end_to_end(fake):
             bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 6}, tuner)
             for _ in range(3):
                 bound(*ARGS, stream=0x42)
-            fake.lib.fake_set_launch_error(1)
+            fake.set_launch_error(1)
             with pytest.raises(FastLaunchError):
                 bound(*ARGS, stream=0x42)
     finally:
         backends.set_backend("npu", previous)
-    assert len(fake.calls()) == 2 and len(launcher.calls) == 1 and tuner.full_entries == 1
+    assert [c.rc for c in fake.calls()] == [0, 0, 1]
+    assert len(launcher.calls) == 1 and tuner.full_entries == 1
     assert fastlaunch.stats()["fast"] == 2 and fastlaunch.stats()["error.launch_failed"] == 1

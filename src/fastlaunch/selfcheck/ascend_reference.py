@@ -311,20 +311,33 @@ def _headers_digest() -> str:
                    RECORDER_C.read_bytes())
 
 
-def build_recorder(directory: Path | None = None) -> Path:
-    """``librecorder.so``, built once per content (cached)."""
+RECORDER_PARTS = ("acl", "rt", "services")  # what recorder.c's REC_WITHOUT_* leave out
+
+
+def build_recorder(directory: Path | None = None, without: Sequence[str] = ()) -> Path:
+    """The recording runtime as a shared library, built once per content (cached).
+    ``without`` leaves parts of it out (unit tests: a runtime of one launch family,
+    or one with no copy, synchronisation or msprof functions)."""
+    unknown = sorted(set(without) - set(RECORDER_PARTS))
+    if unknown:
+        msg = f"without: got {unknown}, expected some of {list(RECORDER_PARTS)}"
+        raise ValueError(msg)
+    parts = sorted(set(without))
+    name = "libfastlaunch_cann_recorder" + "".join(f"_without_{p}" for p in parts) + ".so"
     folder = Path(directory or cache_root()) / f"recorder-{_headers_digest()}"
-    out = folder / "libfastlaunch_cann_recorder.so"
+    out = folder / name
     if out.is_file():
         return out
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f"tmp{os.getpid()}.so"
+    tmp = folder / f"tmp{os.getpid()}-{name}"
     cc = shutil.which("gcc") or shutil.which("cc")
     if cc is None:
         msg = "no C compiler to build the recording CANN runtime"
         raise Unavailable(msg)
+    # -Bsymbolic: builds loaded side by side each keep their own state and entry points.
     _run([cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", f"-I{INCLUDE}",
-          "-Wl,-soname,libfastlaunch_cann_recorder.so", str(RECORDER_C), "-o", str(tmp)])
+          *(f"-DREC_WITHOUT_{p.upper()}" for p in parts), "-Wl,-Bsymbolic",
+          f"-Wl,-soname,{name}", str(RECORDER_C), "-o", str(tmp)])
     tmp.replace(out)
     return out
 
@@ -473,6 +486,7 @@ class Recorder:
         self.lib.rec_alloc.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64]
         self.lib.rec_set_ffts_addr.argtypes = [ctypes.c_uint64]
         self.lib.rec_prof_command.argtypes = [ctypes.c_uint32, ctypes.c_uint64]
+        self.lib.rec_pending_name.restype = ctypes.c_char_p
 
     def reset(self) -> None:
         self.lib.rec_reset()
@@ -498,10 +512,15 @@ class Recorder:
 
     def submit_capsule(self) -> object:
         """The recorder's task queue as fastlaunch's "fastlaunch.npu_submit" capsule."""
-        new = ctypes.pythonapi.PyCapsule_New
-        new.restype = ctypes.py_object
-        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-        return new(self.lib.rec_submit_address(), b"fastlaunch.npu_submit", None)
+        return capsule(self.lib.rec_submit_address(), b"fastlaunch.npu_submit")
+
+
+def capsule(address: int, name: bytes) -> object:
+    """A PyCapsule named ``name`` around ``address``: how fastlaunch takes C entry points."""
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(address, name, None)
 
 
 # ---------------------------------------------------------------- comparison

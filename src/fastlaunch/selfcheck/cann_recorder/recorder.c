@@ -6,6 +6,12 @@
 // what the device would have been told: API, handle, block dim, stream,
 // argument bytes, launch config, memory copies, allocations, task names and
 // profiler records. Tests read the log through ascend_reference.py.
+//
+// Builds for unit tests leave parts out, so that a test can offer the
+// backend exactly the runtime it means: -DREC_WITHOUT_ACL / -DREC_WITHOUT_RT
+// drop one launch family (launch and FFTS symbols), as a CANN release with
+// only the other API; -DREC_WITHOUT_SERVICES drops copies, stream
+// synchronisation, pointer queries and msprof.
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
@@ -29,7 +35,7 @@ typedef struct {
   char name[72];          // task name, hashed string
   uint64_t handle;        // kernel handle; memcpy dst; allocation or FFTS address
   uint64_t stream;
-  uint64_t value;         // memcpy count; allocation size; hash; task rc
+  uint64_t value;         // launch rc; memcpy count; allocation size; hash; task rc
   uint64_t value2;        // memcpy destMax; launch-config fields other than the UB size
   uint32_t block_dim;
   int32_t attr_id;        // -1: launched without a config
@@ -42,22 +48,24 @@ typedef struct {
 static RecEvent events[MAX_EVENTS];
 static int n_events = 0;
 static int overflowed = 0;
+static int logging = 1;  // 0: nothing is logged (benchmarks), calls behave the same
 static int launch_error = 0;
 static int submit_error = 0;
 static uint64_t ffts_addr = 0xFF75000000ull;
 static uint64_t next_address = 0;
-static uint64_t cycle = 0;
 
-typedef struct { rec_task_run run; rec_task_release release; void* ctx; } Pending;
+typedef struct { rec_task_run run; rec_task_release release; void* ctx; char name[72]; } Pending;
 static Pending pending[MAX_PENDING];
 static int n_pending = 0;
 static int deferred = 0;
 static int last_task_rc = 0;
+static int released = 0;  // task contexts handed back (run or refused)
 
 static ProfCommandHandle callbacks[MAX_CALLBACKS];
 static int n_callbacks = 0;
 
 static RecEvent* add(const char* api) {
+  if (!logging) return NULL;
   if (n_events >= MAX_EVENTS) {
     overflowed = 1;
     return NULL;
@@ -74,31 +82,38 @@ static void put_data(RecEvent* e, const void* data, uint64_t size) {
   if (data != NULL) memcpy(e->data, data, size < MAX_DATA ? size : MAX_DATA);
 }
 
+#if !defined(REC_WITHOUT_ACL) || !defined(REC_WITHOUT_RT)
+// Logs a launch (its rc in `value`); *out is the event, NULL when nothing is logged.
 static int launch(const char* api, const void* func, uint32_t block_dim, void* stream,
-                  const void* args, uint64_t size) {
-  RecEvent* e = add(api);
-  if (e == NULL) return 507899;
+                  const void* args, uint64_t size, RecEvent** out) {
+  RecEvent* e = *out = add(api);
+  if (e == NULL) return overflowed ? 507899 : launch_error;
   e->handle = (uint64_t)(uintptr_t)func;
   e->block_dim = block_dim;
   e->stream = (uint64_t)(uintptr_t)stream;
+  e->value = (uint64_t)(int64_t)launch_error;
   put_data(e, args, size);
   return launch_error;
 }
+#endif
 
+#ifndef REC_WITHOUT_RT
 // ---- rt family ----
 EXPORT rtError_t rtKernelLaunch(const void* stub, uint32_t block_dim, void* args,
                                 uint32_t args_size, void* sm_desc, rtStream_t stream) {
-  int rc = launch("rtKernelLaunch", stub, block_dim, stream, args, args_size);
-  if (n_events > 0) events[n_events - 1].value2 = (uint64_t)(uintptr_t)sm_desc;
+  RecEvent* e;
+  int rc = launch("rtKernelLaunch", stub, block_dim, stream, args, args_size, &e);
+  if (e != NULL) e->value2 = (uint64_t)(uintptr_t)sm_desc;
   return rc;
 }
 
 EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim,
                                           rtArgsEx_t* info, void* sm_desc, rtStream_t stream,
                                           uint32_t flags, const rtTaskCfgInfo_t* cfg) {
+  RecEvent* e;
   int rc = launch("rtKernelLaunchWithFlagV2", stub, block_dim, stream, info->args,
-                  info->argsSize);
-  RecEvent* e = &events[n_events - 1];
+                  info->argsSize, &e);
+  if (e == NULL) return rc;
   e->flags = flags;
   // Anything but args/argsSize/localMemorySize set would change the launch.
   e->value2 = (uint64_t)(uintptr_t)sm_desc | (uint64_t)(uintptr_t)info->hostInputInfoPtr |
@@ -120,11 +135,14 @@ EXPORT rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
   *len = 8;
   return 0;
 }
+#endif
 
+#ifndef REC_WITHOUT_SERVICES
+// ---- copies and stream synchronisation ----
 static int memcpy_event(const char* api, void* dst, uint64_t dest_max, const void* src,
                         uint64_t count, int kind) {
   RecEvent* e = add(api);
-  if (e == NULL) return 507899;
+  if (e == NULL) return overflowed ? 507899 : 0;
   e->handle = (uint64_t)(uintptr_t)dst;
   e->value = count;
   e->value2 = dest_max;
@@ -143,15 +161,18 @@ EXPORT rtError_t rtStreamSynchronize(rtStream_t stream) {
   if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
   return 0;
 }
+#endif
 
+#ifndef REC_WITHOUT_ACL
 // ---- ACL family ----
 EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle func, uint32_t block_dim,
                                               aclrtStream stream, aclrtLaunchKernelCfg* cfg,
                                               void* host_args, size_t args_size,
                                               aclrtPlaceHolderInfo* holders, size_t n_holders) {
+  RecEvent* e;
   int rc = launch("aclrtLaunchKernelWithHostArgs", func, block_dim, stream, host_args,
-                  args_size);
-  RecEvent* e = &events[n_events - 1];
+                  args_size, &e);
+  if (e == NULL) return rc;
   e->value2 = (uint64_t)(uintptr_t)holders | n_holders;
   if (cfg != NULL) {
     e->flags = (uint32_t)cfg->numAttrs;
@@ -169,7 +190,9 @@ EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
   *addr = (void*)(uintptr_t)ffts_addr;
   return 0;
 }
+#endif
 
+#ifndef REC_WITHOUT_SERVICES
 EXPORT aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
                             aclrtMemcpyKind kind) {
   return memcpy_event("aclrtMemcpy", dst, dest_max, src, count, kind);
@@ -180,10 +203,13 @@ EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
   if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
   return 0;
 }
+#endif
 
 // Newer launchers check each tensor address: every pointer reads as device 0
 // memory unless a test marks host addresses (rec_set_host_below).
 static uint64_t host_below = 0;
+
+#ifndef REC_WITHOUT_SERVICES
 
 EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
   RecEvent* e = add("aclrtPointerGetAttributes");
@@ -194,6 +220,7 @@ EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* a
                                   : ACL_MEM_LOCATION_TYPE_DEVICE;
   return 0;
 }
+#endif
 
 EXPORT void rec_set_host_below(uint64_t address) { host_below = address; }
 
@@ -215,6 +242,7 @@ EXPORT uint64_t rec_alloc(int kind, uint64_t size, uint64_t stream) {
 static void run_task(Pending* p) {
   last_task_rc = p->run(p->ctx);
   p->release(p->ctx);
+  ++released;
 }
 
 EXPORT int rec_submit(const char* name, rec_task_run run, rec_task_release release, void* ctx) {
@@ -222,9 +250,11 @@ EXPORT int rec_submit(const char* name, rec_task_run run, rec_task_release relea
   if (e != NULL) snprintf(e->name, sizeof e->name, "%s", name);
   if (submit_error || (deferred && n_pending >= MAX_PENDING)) {
     release(ctx);
+    ++released;
     return submit_error ? submit_error : -1;
   }
-  Pending p = {run, release, ctx};
+  Pending p = {run, release, ctx, ""};
+  snprintf(p.name, sizeof p.name, "%s", name);
   if (deferred) {
     pending[n_pending++] = p;
     return 0;
@@ -243,6 +273,7 @@ EXPORT int rec_run_pending(void) {
 
 EXPORT void* rec_submit_address(void) { return (void*)&rec_submit; }
 
+#ifndef REC_WITHOUT_SERVICES
 // ---- msprof ----
 EXPORT int32_t MsprofRegisterCallback(uint32_t module_id, ProfCommandHandle handle) {
   RecEvent* e = add("MsprofRegisterCallback");
@@ -254,7 +285,7 @@ EXPORT int32_t MsprofRegisterCallback(uint32_t module_id, ProfCommandHandle hand
 
 static int32_t report(const char* api, uint32_t aging, const void* data, uint32_t length) {
   RecEvent* e = add(api);
-  if (e == NULL) return -1;
+  if (e == NULL) return overflowed ? -1 : 0;
   e->flags = aging;
   put_data(e, data, length);
   return 0;
@@ -284,7 +315,11 @@ EXPORT uint64_t MsprofGetHashId(const char* info, size_t length) {
   return hash;
 }
 
-EXPORT uint64_t MsprofSysCycleTime(void) { return ++cycle; }
+EXPORT uint64_t MsprofSysCycleTime(void) {
+  static uint64_t cycle = 0;
+  return ++cycle;
+}
+#endif
 
 // ---- test controls ----
 // Sends msprof's switch command (type 1 = start) to every registered callback.
@@ -303,6 +338,11 @@ EXPORT int rec_count(void) { return n_events; }
 EXPORT const RecEvent* rec_event(int i) { return (i >= 0 && i < n_events) ? &events[i] : NULL; }
 EXPORT int rec_overflowed(void) { return overflowed; }
 EXPORT int rec_pending(void) { return n_pending; }
+EXPORT const char* rec_pending_name(int i) {
+  return (i >= 0 && i < n_pending) ? pending[i].name : "";
+}
+EXPORT int rec_released(void) { return released; }
+EXPORT void rec_set_logging(int on) { logging = on; }
 EXPORT int rec_last_task_rc(void) { return last_task_rc; }
 EXPORT int rec_callbacks(void) { return n_callbacks; }
 EXPORT void rec_set_launch_error(int code) { launch_error = code; }
@@ -323,4 +363,5 @@ EXPORT void rec_reset(void) {
   ffts_addr = 0xFF75000000ull;
   next_address = 0;
   host_below = 0;
+  logging = 1;
 }
