@@ -137,32 +137,6 @@ EXPORT rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
 }
 #endif
 
-#ifndef REC_WITHOUT_SERVICES
-// ---- copies and stream synchronisation ----
-static int memcpy_event(const char* api, void* dst, uint64_t dest_max, const void* src,
-                        uint64_t count, int kind) {
-  RecEvent* e = add(api);
-  if (e == NULL) return overflowed ? 507899 : 0;
-  e->handle = (uint64_t)(uintptr_t)dst;
-  e->value = count;
-  e->value2 = dest_max;
-  e->flags = (uint32_t)kind;
-  put_data(e, src, count);
-  return 0;
-}
-
-EXPORT rtError_t rtMemcpy(void* dst, uint64_t dest_max, const void* src, uint64_t count,
-                          rtMemcpyKind_t kind) {
-  return memcpy_event("rtMemcpy", dst, dest_max, src, count, kind);
-}
-
-EXPORT rtError_t rtStreamSynchronize(rtStream_t stream) {
-  RecEvent* e = add("rtStreamSynchronize");
-  if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
-  return 0;
-}
-#endif
-
 #ifndef REC_WITHOUT_ACL
 // ---- ACL family ----
 EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle func, uint32_t block_dim,
@@ -192,35 +166,9 @@ EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
 }
 #endif
 
-#ifndef REC_WITHOUT_SERVICES
-EXPORT aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
-                            aclrtMemcpyKind kind) {
-  return memcpy_event("aclrtMemcpy", dst, dest_max, src, count, kind);
-}
-
-EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
-  RecEvent* e = add("aclrtSynchronizeStream");
-  if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
-  return 0;
-}
-#endif
-
 // Newer launchers check each tensor address: every pointer reads as device 0
 // memory unless a test marks host addresses (rec_set_host_below).
 static uint64_t host_below = 0;
-
-#ifndef REC_WITHOUT_SERVICES
-
-EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
-  RecEvent* e = add("aclrtPointerGetAttributes");
-  if (e != NULL) e->handle = (uint64_t)(uintptr_t)ptr;
-  memset(attributes, 0, sizeof *attributes);
-  attributes->location.type = (uint64_t)(uintptr_t)ptr < host_below
-                                  ? ACL_MEM_LOCATION_TYPE_UNREGISTERED
-                                  : ACL_MEM_LOCATION_TYPE_DEVICE;
-  return 0;
-}
-#endif
 
 EXPORT void rec_set_host_below(uint64_t address) { host_below = address; }
 
@@ -274,6 +222,53 @@ EXPORT int rec_run_pending(void) {
 EXPORT void* rec_submit_address(void) { return (void*)&rec_submit; }
 
 #ifndef REC_WITHOUT_SERVICES
+// ---- copies, stream synchronisation and pointer queries (both families) ----
+static int memcpy_event(const char* api, void* dst, uint64_t dest_max, const void* src,
+                        uint64_t count, int kind) {
+  RecEvent* e = add(api);
+  if (e == NULL) return overflowed ? 507899 : 0;
+  e->handle = (uint64_t)(uintptr_t)dst;
+  e->value = count;
+  e->value2 = dest_max;
+  e->flags = (uint32_t)kind;
+  put_data(e, src, count);
+  return 0;
+}
+
+static int sync_event(const char* api, void* stream) {
+  RecEvent* e = add(api);
+  if (e != NULL) e->stream = (uint64_t)(uintptr_t)stream;
+  return 0;
+}
+
+EXPORT rtError_t rtMemcpy(void* dst, uint64_t dest_max, const void* src, uint64_t count,
+                          rtMemcpyKind_t kind) {
+  return memcpy_event("rtMemcpy", dst, dest_max, src, count, kind);
+}
+
+EXPORT rtError_t rtStreamSynchronize(rtStream_t stream) {
+  return sync_event("rtStreamSynchronize", stream);
+}
+
+EXPORT aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
+                            aclrtMemcpyKind kind) {
+  return memcpy_event("aclrtMemcpy", dst, dest_max, src, count, kind);
+}
+
+EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
+  return sync_event("aclrtSynchronizeStream", stream);
+}
+
+EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+  RecEvent* e = add("aclrtPointerGetAttributes");
+  if (e != NULL) e->handle = (uint64_t)(uintptr_t)ptr;
+  memset(attributes, 0, sizeof *attributes);
+  attributes->location.type = (uint64_t)(uintptr_t)ptr < host_below
+                                  ? ACL_MEM_LOCATION_TYPE_UNREGISTERED
+                                  : ACL_MEM_LOCATION_TYPE_DEVICE;
+  return 0;
+}
+
 // ---- msprof ----
 EXPORT int32_t MsprofRegisterCallback(uint32_t module_id, ProfCommandHandle handle) {
   RecEvent* e = add("MsprofRegisterCallback");
