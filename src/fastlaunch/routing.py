@@ -64,6 +64,28 @@ def _is_grouped(autotuner: Any) -> bool:
     return bool(meta.get("group_enabled")) or hasattr(autotuner, "best_launcher_map")
 
 
+#: CachingAutotunerPlugin hooks that ``run`` may call on a call the plan would take.
+PER_CALL_PLUGIN_HOOKS = ("pre_dispatch", "pre_autotune")
+
+
+def _per_call_plugins(autotuner: Any) -> list:
+    """The plugins whose per-call hooks the bound ``run`` really calls.
+
+    torch_npu 2.13+ always installs a plugin with only ``pre_compile``, and
+    its ``run`` never reads ``_plugins``: neither blocks planning. A hook
+    counts when the plugin's class defines it itself (not inherited from
+    Inductor's no-op base) and ``run``'s own code reads ``_plugins``.
+    """
+    plugins = getattr(autotuner, "_plugins", None) or ()
+    run = getattr(type(autotuner), "run", None)
+    if not plugins or "_plugins" not in getattr(getattr(run, "__code__", None), "co_names", ()):
+        return []
+    return [p for p in plugins
+            if any(hook in vars(cls) for cls in type(p).__mro__[:-1]
+                   if cls.__name__ != "CachingAutotunerPlugin"
+                   for hook in PER_CALL_PLUGIN_HOOKS)]
+
+
 def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] = (),
                              stock_runs: Sequence[Callable] = ()) -> str:
     """Reasons fixed for the life of a bound call site ("" when none).
@@ -80,7 +102,7 @@ def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] =
         return "dump_launch_params"
     if getattr(autotuner, "dump_launch_tensors", False):
         return "dump_launch_tensors"
-    if getattr(autotuner, "_plugins", None):
+    if _per_call_plugins(autotuner):
         return "autotuner_plugins"
     if "run" in getattr(autotuner, "__dict__", ()):
         return "run_overridden"

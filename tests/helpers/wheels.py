@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-# The oldest release with the APIs fastlaunch patches, and the newest on the index.
-SUPPORTED_TORCH_NPU = ("2.10.0.post7", "2.14.0")
 # The triton-ascend release on the package index whose launcher is the NPU oracle.
 TRITON_ASCEND = "3.2.0"
 # Files of triton-ascend's backend the reference launcher needs.

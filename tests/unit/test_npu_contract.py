@@ -15,16 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from fastlaunch.backends.npu import contract
-from helpers.wheels import SUPPORTED_TORCH_NPU, WheelSource, fetch
+from fastlaunch.backends.npu import contract, layouts
+from helpers import npu_release
+from helpers.wheels import WheelSource, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The support matrix of docs/npu_fast_launch.md: releases that pass the
-# contract, and those refused (their Inductor backend has another layout:
-# NPUWrapperCodeGen and npu_triton_heuristics.py).
-PASSING = tuple(sorted({*SUPPORTED_TORCH_NPU, "2.10.0.post7", "2.13.0", "2.14.0"}))
-REFUSED = ("2.11.0.post3", "2.12.0.post3")
+# The support matrix of docs/npu_fast_launch.md: every release passes the
+# contract of its layout; 2.10.0.post7 and later also ship torch_npu's own
+# experimental fast launch.
+PASSING = tuple(sorted(npu_release.RELEASES))
+IN_TREE = ("2.10.0.post7", "2.13.0", "2.14.0")
 
 
 @pytest.fixture(scope="module", params=PASSING)
@@ -32,22 +33,24 @@ def release(request):
     return WheelSource(fetch(request.param))
 
 
-@pytest.mark.parametrize("version", REFUSED)
-def test_refused_releases_name_what_is_missing(version):
-    problems = contract.check(WheelSource(fetch(version)).read)
-    assert problems == [
-        f"{contract.WRAPPER}: class NPUPythonWrapperCodeGen missing",
-        f"{contract.WRAPPER}: NPUPythonWrapperCodeGen.generate_kernel_call missing",
-        f"{contract.HEURISTICS}: missing",
-    ]
-
-
-def test_release_satisfies_the_integration_contract(release):
+def test_release_satisfies_the_contract_of_its_layout(release, request):
+    version = request.node.callspec.params["release"]
+    assert layouts.detect(release.read).name == npu_release.RELEASES[version]
     assert contract.check(release.read) == []
 
 
-def test_release_ships_the_in_tree_fast_launch(release):
+def test_a_tree_of_neither_layout_is_refused_naming_both_files(release):
+    def read(path):
+        return None if "triton_heuristics" in path else release.read(path)
+
+    (problem,) = contract.check(read)
+    assert "runtime/triton_heuristics.py" in problem and "npu_triton_heuristics.py" in problem
+
+
+@pytest.mark.parametrize("version", IN_TREE)
+def test_release_ships_the_in_tree_fast_launch(version):
     # Exactly one implementation may be active: the integration must see it.
+    release = WheelSource(fetch(version))
     assert contract.has_in_tree_fast_launch(release.read)
     config = release.read("torch_npu/_inductor/config.py")
     assert "TORCHINDUCTOR_NPU_FAST_LAUNCH" in config and "enable_fast_launch" in config
@@ -61,20 +64,26 @@ def test_contract_reports_what_is_missing(release):
 
     assert contract.check(without(contract.WRAPPER)) == [f"{contract.WRAPPER}: missing"]
 
+    heuristics = layouts.detect(release.read).heuristics_file
+
     def renamed(p):
         text = release.read(p)
-        if p == contract.HEURISTICS:
-            return text.replace("def _build_runtime_launch_args", "def _renamed")
+        if p == heuristics:
+            return text.replace("def make_launcher", "def _renamed")
         return text
 
     problems = contract.check(renamed)
-    assert problems == [f"{contract.HEURISTICS}: NPUCachingAutotuner._build_runtime_launch_args "
-                        "missing"]
+    assert problems == [f"{heuristics}: TritonCompileResultNpu.make_launcher missing"]
 
 
 @pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
 def test_abi_mirror_matches_the_shipped_acl_header(release, tmp_path):
-    inc = release.extract("torch_npu/include/acl/", tmp_path) / "torch_npu" / "include"
+    # 2.10+ ship the ACL headers at include/acl, 2.8 and 2.9 only under third_party
+    (header,) = [name for name in ("torch_npu/include/acl/acl_rt.h",
+                                   "torch_npu/include/third_party/acl/inc/acl/acl_rt.h")
+                 if name in release.names][:1]
+    root = header.removesuffix("acl/acl_rt.h")  # with its sibling folders (ge/)
+    inc = release.extract(root, tmp_path) / root
     check = tmp_path / "check.cpp"
     check.write_text("""
 #include <cstddef>

@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-WRAPPER = "torch_npu/_inductor/codegen/wrapper.py"
-HEURISTICS = "torch_npu/_inductor/runtime/triton_heuristics.py"
-CONFIG = "torch_npu/_inductor/config.py"
+from .layouts import CONFIG, WRAPPER, Layout, detect
+
 OPCOMMAND = "torch_npu/include/torch_npu/csrc/framework/OpCommand.h"
 OPPARAM = "torch_npu/include/torch_npu/csrc/framework/OpParamMaker.h"
 IN_TREE = "torch_npu/_inductor/experimental/python_wrapper_fast_launch/patch.py"
+RUN_LINE = r"\{kernel_name\}\.run\(\{call_args_str\}, stream=\{stream_name\}\)"
 
 # Parameters the patched generate_kernel_call forwards by keyword.
 KERNEL_CALL_PARAMS = ("self", "kernel_name", "call_args")
@@ -42,6 +42,11 @@ def _params(fn: ast.FunctionDef) -> list[str]:
 def check(read: Callable[[str], str | None]) -> list[str]:
     """Problems found (empty when the release is supported). ``read(path)``
     returns a file of the release, or None when it is absent."""
+    layout = detect(read)
+    if layout is None:
+        return ["no Triton NPU autotuner (neither "
+                "torch_npu/_inductor/runtime/triton_heuristics.py nor "
+                "torch_npu/_inductor/npu_triton_heuristics.py)"]
     problems: list[str] = []
 
     def need(path: str) -> str:
@@ -52,55 +57,14 @@ def check(read: Callable[[str], str | None]) -> list[str]:
 
     wrapper_src = need(WRAPPER)
     if wrapper_src:
-        tree = ast.parse(wrapper_src)
-        cls = _class(tree, "NPUPythonWrapperCodeGen")
-        if cls is None:
-            problems.append(f"{WRAPPER}: class NPUPythonWrapperCodeGen missing")
-        gkc = _method(cls, "generate_kernel_call")
-        if gkc is None:
-            problems.append(f"{WRAPPER}: NPUPythonWrapperCodeGen.generate_kernel_call missing")
-        else:
-            params = _params(gkc)
-            if tuple(params[:3]) != KERNEL_CALL_PARAMS or "triton" not in params:
-                problems.append(f"{WRAPPER}: generate_kernel_call{tuple(params)} lacks "
-                                f"{KERNEL_CALL_PARAMS} or 'triton'")
-            body = ast.get_source_segment(wrapper_src, gkc) or ""
-            if not re.search(r"\{kernel_name\}\.run\(\{call_args_str\}, stream=\{stream_name\}\)",
-                             body):
-                problems.append(f"{WRAPPER}: generate_kernel_call no longer writes "
-                                "'{kernel_name}.run({call_args_str}, stream={stream_name})'")
-        helper = "_is_codegen_graph_partition_subgraph"
-        if not any(isinstance(n, ast.FunctionDef) and n.name == helper for n in tree.body):
-            problems.append(f"{WRAPPER}: _is_codegen_graph_partition_subgraph missing")
-
-    heur_src = need(HEURISTICS)
+        problems += _check_wrapper(layout, wrapper_src)
+    heur_src = need(layout.heuristics_file)
     if heur_src:
-        tree = ast.parse(heur_src)
-        result = _class(tree, "TritonCompileResultNpu")
-        make = _method(result, "make_launcher")
-        if make is None:
-            problems.append(f"{HEURISTICS}: TritonCompileResultNpu.make_launcher missing")
-        else:
-            body = ast.get_source_segment(heur_src, make) or ""
-            for key in ("function", "bin", "launch_enter_hook", "launch_exit_hook"):
-                if f'"{key}"' not in body:
-                    problems.append(f"{HEURISTICS}: make_launcher scope lacks {key!r}")
-            if "def launcher(" not in body:
-                problems.append(f"{HEURISTICS}: make_launcher no longer generates 'launcher'")
-        tuner = _class(tree, "NPUCachingAutotuner")
-        if _method(tuner, "_build_runtime_launch_args") is None:
-            problems.append(f"{HEURISTICS}: NPUCachingAutotuner._build_runtime_launch_args "
-                            "missing")
-        for attr in ("best_launcher", "best_runtime_blocks"):
-            if f"self.{attr} =" not in heur_src:
-                problems.append(f"{HEURISTICS}: NPUCachingAutotuner.{attr} never assigned")
-        grid = _class(tree, "GridExprNpu")
-        if _method(grid, "from_meta_and_set_numel") is None:
-            problems.append(f"{HEURISTICS}: GridExprNpu.from_meta_and_set_numel missing")
-
+        problems += _check_heuristics(layout, heur_src)
     config_src = need(CONFIG)
-    for name in ("dump_fx_graph", "check_accuracy"):
-        if config_src and not re.search(rf"^{name}\s*=", config_src, re.M):
+    for flag in layout.debug_flags:
+        name = flag.rsplit(".", 1)[-1]
+        if config_src and not re.search(rf"^\s*{name}\s*=", config_src, re.M):
             problems.append(f"{CONFIG}: {name} missing")
 
     opcommand = need(OPCOMMAND)
@@ -112,6 +76,63 @@ def check(read: Callable[[str], str | None]) -> list[str]:
     opparam = need(OPPARAM)
     if opparam and not re.search(r"using PROC_FUNC = std::function<int\(\)>;", opparam):
         problems.append(f"{OPPARAM}: PROC_FUNC is not std::function<int()>")
+    return problems
+
+
+def wrapper_class(layout: Layout, read: Callable[[str], str | None]) -> str | None:
+    """The name of the release's NPU wrapper codegen class."""
+    tree = ast.parse((read(WRAPPER) or "").lstrip("\ufeff"))
+    return next((n for n in layout.wrapper_classes if _class(tree, n) is not None), None)
+
+
+def _check_wrapper(layout: Layout, src: str) -> list[str]:
+    tree = ast.parse(src)
+    name = wrapper_class(layout, lambda _path: src)
+    if name is None:
+        return [f"{WRAPPER}: none of the classes {list(layout.wrapper_classes)}"]
+    if not layout.direct_writer:
+        # every call line comes from upstream's _generate_kernel_call_helper
+        if ".run(" in src:
+            return [f"{WRAPPER}: writes a '.run(' call line itself"]
+        return []
+    gkc = _method(_class(tree, name), "generate_kernel_call")
+    if gkc is None:
+        return [f"{WRAPPER}: {name}.generate_kernel_call missing"]
+    params = _params(gkc)
+    if tuple(params[:3]) != KERNEL_CALL_PARAMS or "triton" not in params:
+        return [f"{WRAPPER}: generate_kernel_call{tuple(params)} lacks "
+                f"{KERNEL_CALL_PARAMS} or 'triton'"]
+    if not re.search(RUN_LINE, ast.get_source_segment(src, gkc) or ""):
+        return [f"{WRAPPER}: generate_kernel_call no longer writes "
+                "'{kernel_name}.run({call_args_str}, stream={stream_name})'"]
+    return []
+
+
+def _check_heuristics(layout: Layout, src: str) -> list[str]:
+    path = layout.heuristics_file
+    problems = []
+    tree = ast.parse(src)
+    make = _method(_class(tree, "TritonCompileResultNpu"), "make_launcher")
+    if make is None:
+        problems.append(f"{path}: TritonCompileResultNpu.make_launcher missing")
+    else:
+        body = ast.get_source_segment(src, make) or ""
+        for key in ("function", "bin", "launch_enter_hook", "launch_exit_hook"):
+            if f'"{key}"' not in body:
+                problems.append(f"{path}: make_launcher scope lacks {key!r}")
+        if "def launcher(" not in body:
+            problems.append(f"{path}: make_launcher no longer generates 'launcher'")
+    tuner = _class(tree, "NPUCachingAutotuner")
+    if _method(tuner, "run") is None:
+        problems.append(f"{path}: NPUCachingAutotuner.run missing")
+    if layout.name == "runtime":
+        if _method(tuner, "_build_runtime_launch_args") is None:
+            problems.append(f"{path}: NPUCachingAutotuner._build_runtime_launch_args missing")
+        for attr in ("best_launcher", "best_runtime_blocks"):
+            if f"self.{attr} =" not in src:
+                problems.append(f"{path}: NPUCachingAutotuner.{attr} never assigned")
+    if _method(_class(tree, "GridExprNpu"), "from_meta_and_set_numel") is None:
+        problems.append(f"{path}: GridExprNpu.from_meta_and_set_numel missing")
     return problems
 
 

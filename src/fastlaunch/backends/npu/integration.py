@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Hooks into torch_npu's Inductor backend (torch_npu 2.10 and later).
+"""Hooks into torch_npu's Inductor backend (torch_npu 2.7.1 to 2.14).
 
-Patched, transactionally, when the NPU Triton backend's modules load:
+Patched, transactionally, when the NPU Triton backend's modules load, in
+the places the release's layout keeps them (``layouts``):
 
-* ``NPUPythonWrapperCodeGen.generate_kernel_call`` (multi-stream call sites,
-  written directly) and ``NPUPythonWrapperCodeGen._generate_kernel_call_helper``
-  (the deferred wrapper lines of every other call site): the
+* the NPU wrapper class's ``_generate_kernel_call_helper`` (upstream's, which
+  writes the deferred wrapper lines) and, where the release writes
+  multi-stream call lines itself, its ``generate_kernel_call``: the
   ``kernel.run(...)`` line becomes a fastlaunch call site;
 * ``TritonCompileResultNpu.make_launcher``: each launcher gets a KernelSpec.
 
@@ -24,10 +25,11 @@ from ... import abi, cache_keys, codegen, config, launchers
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ..base import KernelSpec
-from . import contract, family, kernel_meta
+from . import contract, family, kernel_meta, layouts
 
 log = logging.getLogger(__name__)
 _choice = ""  # which implementation is active, for doctor
+_layout: layouts.Layout = layouts.RUNTIME  # the installed release's, set by install()
 
 
 class UnsupportedRelease(RuntimeError):
@@ -61,6 +63,11 @@ def choice() -> str:
     return _choice
 
 
+def layout() -> layouts.Layout:
+    """The layout of the installed release (the runtime layout before install)."""
+    return _layout
+
+
 def _triton_ffts() -> bool:
     """The generator's own FFTS test (triton-ascend's utils)."""
     from triton.backends.ascend import utils
@@ -77,8 +84,9 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
     constants, ``bin.metadata``); the launch family from the installed
     triton-ascend (refused, with the reason, when it cannot be told).
     """
-    from torch_npu._inductor.runtime import triton_heuristics as th
+    import importlib
 
+    th = importlib.import_module(_layout.heuristics)
     inductor_meta = compile_result.inductor_meta
     if inductor_meta.get("group_enabled"):
         return None  # grouped launchers are bound to autotuner.run, never planned
@@ -109,14 +117,7 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
         raise PlanUnavailable("launcher_args_unmapped", detail=str(err)) from None
     for t in meta.signature:
         abi.kind_of(t)
-    cfg = compile_result.config
-    blocks = tuple(inductor_meta.get("runtime_block_arg_names", ()))
-    if inductor_meta.get("inductor_ascend_linear_mode", "no_linear") == "no_linear" \
-            and not blocks:
-        grid_expr = th.GridExpr.from_meta(inductor_meta, cfg)
-    else:
-        numels = [a for a in arg_names if "_numel" in a]
-        grid_expr = th.GridExprNpu.from_meta_and_set_numel(inductor_meta, cfg, numels)
+    grid_expr = _layout.grid_expr(th, inductor_meta, compile_result.config, arg_names)
     grid, static_grid, grid_program = launchers.grid_resolver(grid_expr, launcher, args)
     return KernelSpec(
         name=meta.name, handle=meta.handle, signature=meta.signature, names=meta.names,
@@ -132,9 +133,10 @@ def _eligible(wrapper: Any, kwargs: dict) -> bool:
     from torch_npu._inductor.codegen import wrapper as wrapper_module
 
     # Without the cache-key entry, the cache key would not say this code needs fastlaunch.
+    partition = getattr(wrapper_module, "_is_codegen_graph_partition_subgraph", None)
     return bool(kwargs.get("triton", True) and not V.graph.cpp_wrapper
                 and config.enabled_now() and cache_keys.active()
-                and not wrapper_module._is_codegen_graph_partition_subgraph(wrapper)
+                and not (partition is not None and partition(wrapper))
                 and not inductor_config.triton.autotune_at_compile_time)
 
 
@@ -154,14 +156,14 @@ def _wrap_call(original, *, positional_ok: bool):
 
 
 def _bind_options(autotuner: Any) -> dict:
+    import importlib
+
     from torch_npu._inductor import config as npu_config
-    from torch_npu._inductor.runtime import triton_heuristics as th
 
     from ... import _core
 
-    stock = getattr(th, "NPUCachingAutotuner", None)
-    return {"static_reasons": [("dump_fx_graph", bool(npu_config.dump_fx_graph)),
-                               ("check_accuracy", bool(npu_config.check_accuracy))],
+    stock = getattr(importlib.import_module(_layout.heuristics), "NPUCachingAutotuner", None)
+    return {"static_reasons": layouts.debug_reasons(_layout, npu_config),
             # a subclass doing its own work per call (e.g. a debug autotuner) takes the full entry
             "stock_runs": (stock.run,) if stock is not None else (),
             "probes": [("msprof", _core.npu_msprof_collecting)],
@@ -184,7 +186,7 @@ _state = launchers.Integration("npu", _bind_options)
 
 def install() -> bool:
     """Patch torch_npu; refuses an unsupported release or an active in-tree copy."""
-    global _choice
+    global _choice, _layout
     if _state.installed:
         log.info("fastlaunch: npu integration already installed")
         return False
@@ -196,29 +198,33 @@ def install() -> bool:
     if problems:
         msg = "unsupported torch_npu: " + "; ".join(problems)
         raise UnsupportedRelease(msg)
-    from torch_npu._inductor.codegen.wrapper import NPUPythonWrapperCodeGen
-    from torch_npu._inductor.runtime.triton_heuristics import TritonCompileResultNpu
+    import importlib
 
-    if getattr(NPUPythonWrapperCodeGen, "_npu_fast_launch_patched", False):
+    layout = layouts.detect(read)
+    wrapper_module = importlib.import_module("torch_npu._inductor.codegen.wrapper")
+    wrapper_cls = getattr(wrapper_module, contract.wrapper_class(layout, read))
+    compile_result = importlib.import_module(layout.heuristics).TritonCompileResultNpu
+
+    if getattr(wrapper_cls, "_npu_fast_launch_patched", False):
         _choice = "torch_npu in-tree fast launch (it was installed first)"
         msg = ("torch_npu's in-tree fast launch is already installed; set "
                "FASTLAUNCH_NPU_IMPL=torch_npu to keep it, or enable fastlaunch before torch_npu "
                "loads its Triton backend")
         raise RuntimeError(msg)
     patches = PatchSet("npu-inductor")
-    patches.add(NPUPythonWrapperCodeGen, "generate_kernel_call",
-                _wrap_call(NPUPythonWrapperCodeGen.generate_kernel_call, positional_ok=True))
-    patches.add(NPUPythonWrapperCodeGen, "_generate_kernel_call_helper",
-                _wrap_call(NPUPythonWrapperCodeGen._generate_kernel_call_helper,
-                           positional_ok=False))
-    patches.add(TritonCompileResultNpu, "make_launcher",
-                launchers.wrap_make_launcher(TritonCompileResultNpu.make_launcher,
-                                             describe_launcher))
+    if layout.direct_writer:
+        patches.add(wrapper_cls, "generate_kernel_call",
+                    _wrap_call(wrapper_cls.generate_kernel_call, positional_ok=True))
+    patches.add(wrapper_cls, "_generate_kernel_call_helper",
+                _wrap_call(wrapper_cls._generate_kernel_call_helper, positional_ok=False))
+    patches.add(compile_result, "make_launcher",
+                launchers.wrap_make_launcher(compile_result.make_launcher, describe_launcher))
+    _layout = layout
     _state.install(patches)
     _register_profiling_switch()
     _choice = "fastlaunch"
-    log.info("fastlaunch: npu integration installed (%s)",
-             "torch_npu's in-tree copy present, turned off"
+    log.info("fastlaunch: npu integration installed (torch_npu %s layout, %s; %s)",
+             layout.name, wrapper_cls.__name__, "torch_npu's in-tree copy present, turned off"
              if contract.has_in_tree_fast_launch(read) else "no in-tree copy")
     return True
 

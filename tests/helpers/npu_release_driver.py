@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: Apache-2.0
+"""One torch_npu release end to end, run in a child process.
+
+``python -m helpers.npu_release_driver VERSION OUT.json`` loads ``VERSION``'s
+own Inductor modules (``npu_release``), installs fastlaunch's NPU
+integration on them, and drives one pointwise kernel both ways on the
+recording CANN runtime:
+
+* original: the release's ``NPUCachingAutotuner.run`` (made through its own
+  ``__init__``, launchers through its own ``make_launcher``) calling
+  triton-ascend's real generated launcher, fastlaunch off;
+* fastlaunch: the same autotuner bound at a generated call site.
+
+Writes what each side sent (``ascend_reference.observe`` records per call),
+the counters, and what the integration decided, for the parent test.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+from . import npu_release, wheels
+
+KERNEL = "triton_poi_fused_add_0"
+ARG_NAMES = ("in_ptr0", "in_ptr1", "out_ptr0", "x0_numel", "X0BLOCK", "X0BLOCK_SUB")
+XBLOCK = 256
+
+
+class Kernel:
+    """The pointwise kernel as each layout's NPU codegen emits it: XBLOCK a
+    runtime block argument (runtime layout) or a constexpr of the config."""
+
+    def __init__(self, layout: str) -> None:
+        self.runtime_block = layout == "runtime"
+        self.signature = {"in_ptr0": "*fp32", "in_ptr1": "*fp32", "out_ptr0": "*fp32",
+                          "x0_numel": "i32"}
+        self.constants = {"X0BLOCK_SUB": 64}
+        if self.runtime_block:
+            self.signature["X0BLOCK"] = "i32"
+        else:
+            self.constants["X0BLOCK"] = XBLOCK
+        self.constexprs = [5] if self.runtime_block else [4, 5]
+        self.blocks = ["X0BLOCK"] if self.runtime_block else []
+
+    def case_signature(self) -> tuple[str, ...]:
+        return tuple(self.signature.values())
+STREAM = 0x5151
+HANDLE = 0xBEEF00
+
+
+class _Tensor:
+    """What the launchers read of a tensor argument."""
+
+    def __init__(self, address: int, numel: int) -> None:
+        self.address, self.numel_ = address, numel
+        self.dtype = "float32"
+        self.device = types.SimpleNamespace(type="npu", index=0)
+
+    def data_ptr(self) -> int:
+        return self.address
+
+    def size(self) -> tuple[int, ...]:
+        return (self.numel_,)
+
+    def numel(self) -> int:
+        return self.numel_
+
+
+def _reference_launch(ar, recorder, kernel):
+    """triton-ascend's generated launcher for the kernel, linked to the recorder."""
+    gen = ar.Generator(wheels.triton_ascend_backend())
+    case = ar.Case(signature=kernel.case_signature(), name=KERNEL)
+    (launcher,) = ar.build_launchers(gen, [gen.render(case)], recorder.path)
+    return gen, case, launcher
+
+
+def _fn(kernel):
+    """The JITFunction fields make_launcher reads."""
+    return types.SimpleNamespace(arg_names=list(ARG_NAMES), constexprs=kernel.constexprs,
+                                 __name__=KERNEL,
+                                 fn=types.SimpleNamespace(__name__=KERNEL),
+                                 src="", cache_key=KERNEL)
+
+
+def _binary(gen, case, launcher, kernel):
+    """triton-ascend's compiled kernel as make_launcher reads it (its
+    compiler is not here): its generated launcher is the real one."""
+    metadata = case.metadata()
+    metadata.shared = 0
+    metadata.num_warps = 1
+    metadata.num_ctas = 1
+    metadata.cluster_dims = (1, 1, 1)
+
+    class CompiledKernel:
+        launch_enter_hook = None
+        launch_exit_hook = None
+
+        def __init__(self) -> None:
+            self.src = types.SimpleNamespace(fn=_fn(kernel), signature=dict(kernel.signature),
+                                             constants=dict(kernel.constants), attrs={})
+            self.metadata = metadata
+            self.packed_metadata = gen.packed_metadata(case)
+            self.function = HANDLE
+            self.run = launcher.launch
+            self.shared = 0
+            self.num_warps = 1
+            self.num_ctas = 1
+            self.cluster_dims = (1, 1, 1)
+            self.n_regs = self.n_spills = 0
+
+        def _init_handles(self) -> None:
+            return None
+
+        def launch_metadata(self, grid, stream, *args):
+            return None
+
+    return CompiledKernel()
+
+
+def _autotuner(th, binary, kernel):
+    """A real NPUCachingAutotuner through its own __init__, with one compiled
+    config made into a launcher by the release's own code."""
+    import torch
+    from torch._inductor.runtime.hints import DeviceProperties
+    from triton import Config
+
+    config = Config({"X0BLOCK": XBLOCK, "X0BLOCK_SUB": 64, "split_axis": [0],
+                     "split_blocks": [XBLOCK]}, num_warps=1, num_stages=1)
+    device = DeviceProperties.create(torch.device("cpu"))._replace(type="npu", index=0)
+    triton_meta = {"signature": dict(kernel.signature), "device": device,
+                   "constants": {}, "configs": [], "mix_mode": "aiv"}
+    inductor_meta = {"kernel_name": KERNEL, "grid_type": "GridNpu", "autotune_hints": set(),
+                     "runtime_block_arg_names": kernel.blocks,
+                     "mutated_arg_names": [], "no_x_dim": False, "num_load": 2,
+                     "num_reduction": 0, "backend_hash": "0" * 64,
+                     "are_deterministic_algorithms_enabled": False,
+                     "assert_indirect_indexing": True, "autotune_local_cache": False,
+                     "autotune_pointwise": False, "autotune_remote_cache": False,
+                     "force_disable_caches": True, "dynamic_scale_rblock": False,
+                     "max_autotune": False, "max_autotune_pointwise": False,
+                     "min_split_scan_rblock": 256, "spill_threshold": 16,
+                     "store_cubin": False, "split_axis": [0], "axis_names": ["x0"],
+                     "low_dims": [0], "numof_reduction_axis": 0,
+                     "tiling_axis": [0], "no_loop_axis": [], "dual_reduction": False,
+                     "traced_graph_hash": "", "traced_graph_dir": ""}
+    tuner = th.NPUCachingAutotuner(
+        types.SimpleNamespace(fn=types.SimpleNamespace(__name__=KERNEL), __name__=KERNEL,
+                              arg_names=list(ARG_NAMES), constexprs=kernel.constexprs, src=""),
+        triton_meta, [config], None, [], False, "pointwise",
+        size_hints={"x": 1024}, inductor_meta=inductor_meta, custom_kernel=False,
+        filename=f"/tmp/{KERNEL}.py")
+    compile_meta = {"signature": dict(kernel.signature), "constants": dict(kernel.constants),
+                    "device": 0, "device_type": "npu", "num_warps": 1, "num_stages": 1,
+                    "debug": False, "mix_mode": "aiv"}
+    # What precompile compiles: the release's compile-distinct variants of the
+    # configs, where it has runtime block arguments.
+    variants = getattr(tuner, "_precompile_variant_configs", None)
+    compiled = variants() if variants is not None else [config]
+    tuner.compile_results = [th.TritonCompileResultNpu(binary, cfg, compile_meta, inductor_meta)
+                             for cfg in compiled]
+    tuner._make_launchers()
+    return tuner
+
+
+def _args(call: int) -> tuple:
+    numel = 1000 + call
+    return (_Tensor(0x10000 + call * 0x100, numel), _Tensor(0x20000, numel),
+            _Tensor(0x30000, numel), numel)
+
+
+def _wrapper_codegen() -> str:
+    """Load the release's wrapper codegen; where it cannot load against this
+    torch (it imports codegen APIs of its own torch release), stand in for
+    the module with the NPU wrapper class over this torch's upstream codegen,
+    which is what writes the call lines in those releases. Says which."""
+    import importlib
+
+    name = "torch_npu._inductor.codegen.wrapper"
+    try:
+        importlib.import_module(name)
+    except Exception as err:  # reported; the parent test decides what it accepts
+        from torch._inductor.codegen.wrapper import PythonWrapperCodegen
+
+        sys.modules.pop(name, None)
+        module = types.ModuleType(name)
+        module.NPUWrapperCodeGen = type("NPUWrapperCodeGen", (PythonWrapperCodegen,), {})
+        sys.modules[name] = module
+        return f"stand-in ({type(err).__name__}: {err})"
+    return "real"
+
+
+def main(version: str, out: str) -> int:
+    npu_release.install(version)
+    import importlib
+
+    import fastlaunch
+    from fastlaunch import backends, config, routing
+    from fastlaunch.backends.npu import NpuBackend, integration
+    from fastlaunch.selfcheck import ascend_reference as ar
+
+    report: dict = {"version": version, "codegen": _wrapper_codegen()}
+    recorder = ar.Recorder(ar.build_recorder())
+    kernel = Kernel(npu_release.RELEASES[version])
+    gen, case, launcher = _reference_launch(ar, recorder, kernel)
+    with ar.environment(case.env()), config.override(enabled=True, backend="npu"):
+        report["installed"] = integration.install()
+        th = importlib.import_module(npu_release.heuristics_module(version))
+        backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
+                             workspace=lambda size: (recorder.alloc(1, size), None),
+                             locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
+        backend._submit = recorder.submit_capsule()
+        backend.queue = "auto"
+        backends.set_backend("npu", backend)
+        calls = 5
+        original, planned = [], []
+        stock = _autotuner(th, _binary(gen, case, launcher, kernel), kernel)
+        with config.override(enabled=False):
+            for i in range(calls):
+                recorder.reset()
+                stock.run(*_args(i), stream=STREAM)
+                original.append(ar.observe(recorder.events(), [launcher.padding]))
+        tuner = _autotuner(th, _binary(gen, case, launcher, kernel), kernel)
+        fastlaunch.reset_stats()
+        site = routing.bind({"kernel_name": KERNEL, "abi": "npu", "arg_count": 4,
+                             "callsite_id": "0"}, tuner)
+        for i in range(calls):
+            recorder.reset()
+            site(*_args(i), stream=STREAM)
+            planned.append(ar.observe(recorder.events(), [launcher.padding]))
+        report["stats"] = fastlaunch.stats()
+        report["plugins"] = [type(p).__name__ for p in getattr(tuner, "_plugins", ())]
+        report["original"], report["planned"] = original, planned
+    Path(out).write_text(json.dumps(report, default=repr, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

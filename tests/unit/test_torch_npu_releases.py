@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Every supported torch_npu release, end to end, on its own code.
+
+Per release, in a child process (``helpers.npu_release_driver``): the
+wheel's own ``NPUCachingAutotuner`` (built through its ``__init__``), its
+``TritonCompileResultNpu.make_launcher`` and, where it loads against this
+torch, its wrapper codegen module; triton-ascend 3.2.0's Python package and
+its real generated launcher on the recording CANN runtime. The same five
+calls go through the release's own ``run`` (fastlaunch off) and through a
+fastlaunch call site; every launch must match, and the call site must plan.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import npu_release, wheels
+from helpers.oracle import cc
+
+TESTS = Path(__file__).resolve().parents[1]
+# Releases whose wrapper codegen module imports against torch 2.13 as
+# shipped; the others import codegen APIs of their own torch release, and
+# the driver stands in for that module (the call lines are upstream's).
+REAL_CODEGEN = {"2.10.0.post7", "2.11.0.post3", "2.12.0.post3", "2.13.0", "2.14.0"}
+
+pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler for the recording runtime")
+
+
+@pytest.fixture(scope="module")
+def triton_package():
+    pytest.importorskip("torch", reason="the releases' Inductor code runs on torch")
+    return npu_release.triton_ascend_package()
+
+
+def _drive(version: str, triton_package: Path, tmp_path: Path) -> dict:
+    npu_release.extracted(version)  # skips, naming the wheel, when it cannot be fetched
+    out = tmp_path / "report.json"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(triton_package), str(TESTS)]),
+               FASTLAUNCH_WHEEL_CACHE=str(wheels.cache_dir()))
+    done = subprocess.run([sys.executable, "-m", "helpers.npu_release_driver", version,
+                           str(out)], env=env, capture_output=True, text=True, timeout=600,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("version", sorted(npu_release.RELEASES))
+def test_release_plans_and_launches_what_its_own_run_launches(version, triton_package, tmp_path):
+    report = _drive(version, triton_package, tmp_path)
+    assert report["installed"] is True
+    if version in REAL_CODEGEN:
+        assert report["codegen"] == "real"
+    # The first call warms up through the original run; the other four are planned.
+    assert report["stats"] == {"fallback.warming_up": 1, "fast": 4, "plan.created": 1}
+    original, planned = report["original"], report["planned"]
+    assert len(original) == len(planned) == 5
+    assert all(len(o["launches"]) == 1 for o in original)
+    for i, (want, got) in enumerate(zip(original, planned)):
+        if i > 0:
+            # the FFTS address is read once per plan (docs/abi.md), the launch
+            # bytes carry the same address
+            assert want.pop("ffts") == original[0]["ffts"] and got.pop("ffts") == []
+        assert got == want, f"call {i}"
+
+
+def test_torch_npu_2_13_and_2_14_plugins_do_not_block_planning(triton_package, tmp_path):
+    """Their autotuner always carries _NPUSkipPrecompilePlugin (pre_compile only),
+    and their run never calls plugin hooks."""
+    for version in ("2.13.0", "2.14.0"):
+        report = _drive(version, triton_package, tmp_path)
+        assert report["plugins"] == ["_NPUSkipPrecompilePlugin"]
+        assert report["stats"]["fast"] == 4
