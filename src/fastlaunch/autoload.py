@@ -25,6 +25,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "cuda": ("torch._inductor.codegen.wrapper", "torch._inductor.runtime.triton_heuristics"),
     "npu": ("torch_npu._inductor.codegen.wrapper", "torch_npu._inductor.runtime.triton_heuristics"),
 }
+
+
+def targets(name: str) -> tuple[str, ...]:
+    """What ``name`` waits for; the NPU autotuner's module depends on the
+    installed torch_npu's layout (read from its files, not imported)."""
+    if name != "npu":
+        return TARGETS[name]
+    from .backends.npu import layouts
+
+    return (TARGETS["npu"][0], layouts.installed().heuristics)
 _pending: dict[str, tuple[str, ...]] = {}
 _results: dict[str, str] = {}  # integration -> "installed" or the reason it is not
 _callbacks: dict[str, list[Callable[[object], None]]] = {}  # module -> run after its import
@@ -128,8 +138,8 @@ def after_import(module_name: str, callback: Callable[[object], None]) -> None:
 def watch(names: tuple[str, ...] | None = None) -> None:
     """Install each integration now or right after its target modules load."""
     for name in names or tuple(TARGETS):
-        _pending[name] = TARGETS[name]
-        _results.setdefault(name, "waiting for " + ", ".join(TARGETS[name]))
+        _pending[name] = targets(name)
+        _results.setdefault(name, "waiting for " + ", ".join(_pending[name]))
     _arm()
     for name in list(_pending):
         _maybe_install(name)

@@ -32,7 +32,12 @@ def _npu_release() -> str:
     if read is None:
         return "torch_npu not installed"
     problems = contract.check(read)
-    state = "supported" if not problems else "UNSUPPORTED: " + "; ".join(problems)
+    from .backends.npu import layouts
+
+    version = layouts.release(read) or "(no version.py)"
+    layout = layouts.detect(read)
+    state = (f"{version}, {layout.name} layout: supported" if not problems
+             else f"{version}: UNSUPPORTED: " + "; ".join(problems))
     in_tree = "ships" if contract.has_in_tree_fast_launch(read) else "does not ship"
     return f"{state}; {in_tree} its own in-tree fast launch"
 
@@ -49,7 +54,8 @@ def _import_targets(cfg: config.Config) -> list[str]:
         autoload.autoload()  # the entry point is not registered (source checkout)
     if not cfg.enabled:
         return problems
-    for modules in autoload.TARGETS.values():
+    for name in autoload.TARGETS:
+        modules = autoload.targets(name)
         root = modules[0].split(".")[0]
         if importlib.util.find_spec(root) is None:
             continue

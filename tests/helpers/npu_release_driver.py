@@ -192,12 +192,34 @@ def _wrapper_codegen() -> str:
     return "real"
 
 
+def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
+    """Per debug flag of the release's run: the full-entry reason a call site
+    bound while it is set gets (each flag set alone, then restored)."""
+    from torch_npu._inductor import config as npu_config
+
+    out = {}
+    for flag in integration.layout().debug_flags:
+        *path, name = flag.split(".")
+        owner = npu_config
+        for part in path:
+            owner = getattr(owner, part)
+        saved = getattr(owner, name)
+        setattr(owner, name, [0] if isinstance(saved, list) else True)
+        try:
+            options = integration._bind_options(tuner)
+            out[flag] = routing.static_full_entry_reason(tuner, options["static_reasons"],
+                                                         options["stock_runs"])
+        finally:
+            setattr(owner, name, saved)
+    return out
+
+
 def main(version: str, out: str) -> int:
     npu_release.install(version)
     import importlib
 
     import fastlaunch
-    from fastlaunch import backends, config, routing
+    from fastlaunch import autoload, backends, config, routing
     from fastlaunch.backends.npu import NpuBackend, integration
     from fastlaunch.selfcheck import ascend_reference as ar
 
@@ -206,8 +228,13 @@ def main(version: str, out: str) -> int:
     kernel = Kernel(npu_release.RELEASES[version])
     gen, case, launcher = _reference_launch(ar, recorder, kernel)
     with ar.environment(case.env()), config.override(enabled=True, backend="npu"):
-        report["installed"] = integration.install()
+        # As in a program: the entry point's watch installs the integration once
+        # the layout's wrapper and autotuner modules have loaded.
+        autoload.watch(("npu",))
         th = importlib.import_module(npu_release.heuristics_module(version))
+        importlib.import_module("torch_npu._inductor.codegen.wrapper")
+        report["installed"] = integration.installed()
+        report["autoload"] = autoload.status()
         backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
                              workspace=lambda size: (recorder.alloc(1, size), None),
                              locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
@@ -231,6 +258,7 @@ def main(version: str, out: str) -> int:
             site(*_args(i), stream=STREAM)
             planned.append(ar.observe(recorder.events(), [launcher.padding]))
         report["stats"] = fastlaunch.stats()
+        report["debug_reasons"] = _debug_reasons(integration, routing, tuner)
         report["plugins"] = [type(p).__name__ for p in getattr(tuner, "_plugins", ())]
         report["original"], report["planned"] = original, planned
     Path(out).write_text(json.dumps(report, default=repr, indent=1))

@@ -39,6 +39,30 @@ def test_release_satisfies_the_contract_of_its_layout(release, request):
     assert contract.check(release.read) == []
 
 
+def test_a_debug_flag_fastlaunch_does_not_follow_is_a_problem(release):
+    heuristics = layouts.detect(release.read).heuristics_file
+
+    def read(path):
+        text = release.read(path)
+        if path != heuristics:
+            return text
+        return text.replace("def maybe_run_debug(self, *args, grid_, stream, launcher, **kwargs):",
+                            "def maybe_run_debug(self, *args, grid_, stream, launcher, **kwargs):"
+                            "\n        if npu_config.new_debug_mode: return 'new'", 1)
+
+    assert contract.check(read) == [
+        f"{heuristics}: NPUCachingAutotuner's debug path reads torch_npu config flags "
+        "fastlaunch does not follow: ['new_debug_mode']"]
+
+
+def test_a_release_outside_the_matrix_is_refused_with_its_version(release):
+    def read(path):
+        return "__version__ = '2.6.0'\n" if path == layouts.VERSION else release.read(path)
+
+    assert contract.check(read) == ["torch_npu 2.6.0 is outside the tested releases "
+                                    "(2.7, 2.8, 2.9, 2.10, 2.11, 2.12, 2.13, 2.14)"]
+
+
 def test_a_tree_of_neither_layout_is_refused_naming_both_files(release):
     def read(path):
         return None if "triton_heuristics" in path else release.read(path)

@@ -58,6 +58,14 @@ def test_release_plans_and_launches_what_its_own_run_launches(version, triton_pa
         assert report["codegen"] == "real"
     # The first call warms up through the original run; the other four are planned.
     assert report["stats"] == {"fallback.warming_up": 1, "fast": 4, "plan.created": 1}
+    # Each torch_npu debug flag the release's run reads sends a call site to it.
+    expected = {"runtime": ["dump_fx_graph", "check_accuracy"],
+                "npu_triton_heuristics": ["dump_fx_graph", "check_accuracy",
+                                          "force_fallback_kernel_id",
+                                          "aot_inductor.debug_kernel_in_run"]}
+    flags = expected[npu_release.RELEASES[version]]
+    assert report["debug_reasons"] == {f: f.rsplit(".", 1)[-1] for f in flags}
+    assert report["autoload"] == {"npu": "installed"}
     original, planned = report["original"], report["planned"]
     assert len(original) == len(planned) == 5
     assert all(len(o["launches"]) == 1 for o in original)

@@ -9,12 +9,10 @@ torch_npu: a release that fails is reported unsupported and never patched.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 from collections.abc import Callable
-from pathlib import Path
 
-from .layouts import CONFIG, WRAPPER, Layout, detect
+from .layouts import CONFIG, MATRIX, WRAPPER, Layout, detect, installed_reader, line, release
 
 OPCOMMAND = "torch_npu/include/torch_npu/csrc/framework/OpCommand.h"
 OPPARAM = "torch_npu/include/torch_npu/csrc/framework/OpParamMaker.h"
@@ -42,11 +40,19 @@ def _params(fn: ast.FunctionDef) -> list[str]:
 def check(read: Callable[[str], str | None]) -> list[str]:
     """Problems found (empty when the release is supported). ``read(path)``
     returns a file of the release, or None when it is absent."""
+    version = release(read)
+    expected = MATRIX.get(line(version))
+    if expected is None:
+        return [f"torch_npu {version or '(no version.py)'} is outside the tested releases "
+                f"({', '.join(MATRIX)})"]
     layout = detect(read)
     if layout is None:
         return ["no Triton NPU autotuner (neither "
                 "torch_npu/_inductor/runtime/triton_heuristics.py nor "
                 "torch_npu/_inductor/npu_triton_heuristics.py)"]
+    if layout is not expected:
+        return [f"torch_npu {version} has the {layout.name} layout, its release line has "
+                f"the {expected.name} layout"]
     problems: list[str] = []
 
     def need(path: str) -> str:
@@ -108,6 +114,19 @@ def _check_wrapper(layout: Layout, src: str) -> list[str]:
     return []
 
 
+def _debug_flags_read(tuner: ast.ClassDef | None) -> set[str]:
+    """``npu_config.<flag>`` chains read by the autotuner's debug path."""
+    flags = set()
+    for name in ("maybe_run_debug", "is_run_debug"):
+        for node in ast.walk(_method(tuner, name) or ast.Module(body=[], type_ignores=[])):
+            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
+                chain = ast.unparse(node)
+                if chain.startswith("npu_config."):
+                    flags.add(chain.removeprefix("npu_config."))
+    # keep only the longest chains (npu_config.a.b, not also npu_config.a)
+    return {f for f in flags if not any(g.startswith(f + ".") for g in flags)}
+
+
 def _check_heuristics(layout: Layout, src: str) -> list[str]:
     path = layout.heuristics_file
     problems = []
@@ -131,6 +150,10 @@ def _check_heuristics(layout: Layout, src: str) -> list[str]:
         for attr in ("best_launcher", "best_runtime_blocks"):
             if f"self.{attr} =" not in src:
                 problems.append(f"{path}: NPUCachingAutotuner.{attr} never assigned")
+    unknown = sorted(_debug_flags_read(tuner) - set(layout.debug_flags))
+    if unknown:
+        problems.append(f"{path}: NPUCachingAutotuner's debug path reads torch_npu config "
+                        f"flags fastlaunch does not follow: {unknown}")
     if _method(_class(tree, "GridExprNpu"), "from_meta_and_set_numel") is None:
         problems.append(f"{path}: GridExprNpu.from_meta_and_set_numel missing")
     return problems
@@ -141,15 +164,4 @@ def has_in_tree_fast_launch(read: Callable[[str], str | None]) -> bool:
     return read(IN_TREE) is not None
 
 
-def installed_reader() -> Callable[[str], str | None] | None:
-    """A reader over the installed torch_npu's files, found without importing it."""
-    spec = importlib.util.find_spec("torch_npu")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    root = Path(next(iter(spec.submodule_search_locations))).parent
-
-    def read(path: str) -> str | None:
-        file = root / path
-        return file.read_text(encoding="utf-8") if file.is_file() else None
-
-    return read
+__all__ = ["check", "has_in_tree_fast_launch", "installed_reader", "wrapper_class"]

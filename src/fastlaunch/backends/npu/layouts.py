@@ -21,7 +21,9 @@ the grid and which torch_npu config flags send ``run`` to its debug path.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 WRAPPER = "torch_npu/_inductor/codegen/wrapper.py"
@@ -70,6 +72,25 @@ NPU_TRITON_HEURISTICS = Layout(
     debug_flags=("dump_fx_graph", "check_accuracy", "force_fallback_kernel_id",
                  "aot_inductor.debug_kernel_in_run"))
 LAYOUTS = (RUNTIME, NPU_TRITON_HEURISTICS)
+#: The tested matrix: torch_npu release line -> its layout (each line tested on
+#: the wheel named in docs/npu_fast_launch.md). Other lines are refused.
+MATRIX = {"2.7": RUNTIME, "2.8": NPU_TRITON_HEURISTICS, "2.9": NPU_TRITON_HEURISTICS,
+          "2.10": RUNTIME, "2.11": NPU_TRITON_HEURISTICS, "2.12": NPU_TRITON_HEURISTICS,
+          "2.13": RUNTIME, "2.14": RUNTIME}
+VERSION = "torch_npu/version.py"
+
+
+def release(read: Callable[[str], str | None]) -> str:
+    """``__version__`` of a torch_npu tree, read from its version.py ("" if absent)."""
+    import re
+
+    found = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", read(VERSION) or "", re.M)
+    return found.group(1) if found else ""
+
+
+def line(version: str) -> str:
+    """The release line of a version: "2.13.0.post1" -> "2.13"."""
+    return ".".join(version.split("+")[0].split(".")[:2])
 
 
 def detect(read: Callable[[str], str | None]) -> Layout | None:
@@ -89,3 +110,24 @@ def debug_reasons(layout: Layout, npu_config: Any) -> list[tuple[str, bool]]:
             value = getattr(value, part, None)
         out.append((flag.rsplit(".", 1)[-1], bool(value)))
     return out
+
+
+def installed_reader() -> Callable[[str], str | None] | None:
+    """A reader over the installed torch_npu's files, found without importing it."""
+    spec = importlib.util.find_spec("torch_npu")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    root = Path(next(iter(spec.submodule_search_locations))).parent
+
+    def read(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    return read
+
+
+def installed() -> Layout:
+    """The installed torch_npu's layout (the runtime layout when it cannot be told:
+    the integration's contract check then names what is missing)."""
+    read = installed_reader()
+    return (detect(read) if read is not None else None) or RUNTIME
