@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import threading
 import warnings
@@ -103,21 +104,33 @@ _current: Config | None = None
 
 
 class _Switch:
-    """Whether call sites may launch planned, read per call by the router:
-    the configuration's ``enabled`` unless ``set_runtime`` decided otherwise.
-    ``listeners`` run when it flips (the router swaps FastSites in or out)."""
+    """Whether call sites may launch planned, read per call by the router.
 
-    __slots__ = ("listeners", "on", "runtime")
+    The newest setting decides: an active ``enabled()`` block or the last
+    ``set_runtime`` call, whichever came later; with neither, the
+    configuration's ``enabled``. Blocks may end in any order (overlapping
+    blocks of two threads): an ended block just stops counting.
+    ``listeners`` run when it flips (the router swaps FastSites in or out).
+    """
+
+    __slots__ = ("blocks", "listeners", "on", "order", "runtime", "runtime_order")
 
     def __init__(self) -> None:
         self.on = False
         self.runtime: bool | None = None
+        self.order = itertools.count(1)  # when each setting was made
+        self.runtime_order = 0
+        self.blocks: dict[int, bool | None] = {}  # active blocks by the order they began
         self.listeners: list = []
 
     def refresh(self) -> None:
         with _switch_lock:  # read, decide and notify as one step: the last setter wins
             was = self.on
-            self.on = get().enabled if self.runtime is None else self.runtime
+            setting = self.runtime
+            newest = max(self.blocks, default=0)
+            if newest > self.runtime_order:
+                setting = self.blocks[newest]
+            self.on = get().enabled if setting is None else setting
             if self.on != was:
                 for listener in self.listeners:
                     listener()
@@ -125,6 +138,12 @@ class _Switch:
 
 switch = _Switch()
 _switch_lock = threading.RLock()
+
+
+def _check_setting(on: object) -> None:
+    if on is not None and not isinstance(on, bool):
+        msg = f"enabled: got {on!r}, expected True, False or None"
+        raise TypeError(msg)
 
 
 def enabled_now() -> bool:
@@ -145,15 +164,31 @@ def get() -> Config:
 
 def set_runtime(on: bool | None) -> bool | None:
     """Set (or with None, drop) the run-time switch; returns the previous setting."""
-    if on is not None and not isinstance(on, bool):
-        msg = f"enabled: got {on!r}, expected True, False or None"
-        raise TypeError(msg)
+    _check_setting(on)
     get()
     with _switch_lock:
         previous = switch.runtime
         switch.runtime = on
+        switch.runtime_order = next(switch.order)
         switch.refresh()
     return previous
+
+
+@contextlib.contextmanager
+def runtime_block(on: bool | None) -> Iterator[None]:
+    """The run-time switch for a block; see ``_Switch`` for overlapping blocks."""
+    _check_setting(on)
+    get()
+    with _switch_lock:
+        token = next(switch.order)
+        switch.blocks[token] = on
+        switch.refresh()
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            del switch.blocks[token]
+            switch.refresh()
 
 
 @contextlib.contextmanager
