@@ -68,6 +68,9 @@ def stats(per_site: bool = False) -> dict:
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something (launches made by a FastSite are not split by site).
     """
+    if not isinstance(per_site, bool):
+        msg = f"per_site: got {per_site!r}, expected True or False"
+        raise TypeError(msg)
     if per_site:
         return {site: {k: v for k, v in sorted(c.items()) if v}
                 for site, c in sorted(_sites.items()) if any(c.values())}

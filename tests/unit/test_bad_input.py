@@ -278,3 +278,9 @@ def test_getargs_is_cpython_own():
     assert parse(ctypes.py_object((200,)), b"b", ctypes.byref(out)) == 1 and out.value == 200
     with pytest.raises(OverflowError):
         parse(ctypes.py_object((-1,)), b"b", ctypes.byref(out))
+
+
+@pytest.mark.parametrize("value", ["no", 0, None, 1])
+def test_stats_per_site_must_be_a_bool(value):
+    with pytest.raises(TypeError, match=rf"per_site: got {value!r}, expected True or False"):
+        fastlaunch.stats(per_site=value)
