@@ -30,7 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo", help="plan and launch real Inductor kernel signatures on the fake "
                                 "runtime; print layouts, counters and host overhead")
-    sub.add_parser("doctor", help="versions, environment, backends, installed integrations")
+    doctor_parser = sub.add_parser("doctor", help="versions, environment, backends, installed "
+                                                  "integrations")
+    doctor_parser.add_argument("--json", action="store_true",
+                               help="one JSON object with what a bug report needs (OS, Python, "
+                                    "compiler, CMake, ninja, packages, CANN, devices, the "
+                                    "enable decision)")
     sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
                                      "the original launcher sends (options: selfcheck --help)")
     args = parser.parse_args(argv)
@@ -41,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "doctor":
         from . import doctor
 
-        return doctor.main()
+        return doctor.main(as_json=args.json)
     parser.print_help()
     return 0
 

@@ -40,6 +40,11 @@ def parse_bool(name: str, raw: str | None) -> bool:
     return False
 
 
+def is_bool(raw: str) -> bool:
+    """Whether ``raw`` is one of the spellings ``parse_bool`` knows."""
+    return raw.strip().lower() in _TRUE | _FALSE
+
+
 def _parse_choice(name: str, raw: str | None, choices: tuple[str, ...]) -> str:
     value = (raw or "").strip().lower() or choices[0]
     if value not in choices:
@@ -60,6 +65,8 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
             continue
         on = parse_bool(name, env[name])
         meaning = "on" if on else "off"
+        if not is_bool(env[name]):
+            meaning += " (not a boolean)"
         if enabled_by:
             meaning += f" (ignored: {enabled_by} decides)"
         elif env[name].strip():

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The README's main command and the diagnostics command run as written."""
 
+import json
 import os
+import platform
 import subprocess
 import sys
 import types
@@ -59,6 +61,41 @@ def test_doctor():
     assert "python -m fastlaunch selfcheck" in result.stdout
     assert "fastlaunch: off (FASTLAUNCH is unset)" in result.stdout
 
+
+
+def test_doctor_says_what_was_parsed():
+    result = run("doctor", FASTLAUNCH="maybe")
+    assert result.returncode == 0, result.stderr
+    assert "fastlaunch: off (FASTLAUNCH='maybe' is not a boolean, so off)" in result.stdout
+    assert "FASTLAUNCH=0" not in result.stdout
+    assert "fastlaunch: off (FASTLAUNCH is empty)" in run("doctor", FASTLAUNCH=" ").stdout
+
+
+def test_doctor_names_missing_torch_as_the_reason(monkeypatch, capsys):
+    from fastlaunch import autoload, doctor
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # ``import torch`` raises ImportError
+    monkeypatch.setattr(autoload, "_results", {})
+    with config.override(enabled=True, enabled_by="FASTLAUNCH", backend="auto"):
+        assert doctor.main() == 0
+    out = capsys.readouterr().out
+    for name in ("cuda", "npu"):
+        assert f"  {name:<5} not armed (torch could not be imported" in out, out
+    assert "FASTLAUNCH_BACKEND=auto)" not in out
+
+
+def test_doctor_json_has_what_a_bug_report_needs():
+    result = run("doctor", "--json", FASTLAUNCH="1", FASTLAUNCH_BACKEND="fake")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"os", "python", "compiler", "cmake", "ninja", "packages", "cann", "devices",
+            "enabled", "backends", "integrations", "environment"} <= set(report)
+    assert set(report["packages"]) >= {"torch", "triton", "torch-npu", "triton-ascend"}
+    assert report["python"]["version"] == platform.python_version()
+    assert report["enabled"].startswith("on (by FASTLAUNCH)")
+    assert report["environment"]["FASTLAUNCH_BACKEND"] == "fake"
+    assert report["backends"]["fake"] == "available"
+    assert set(report["devices"]) >= {"cuda", "npu"}
 
 def test_doctor_shows_installed_integrations_when_enabled():
     pytest.importorskip("torch", reason="doctor imports torch to show installed integrations")
