@@ -10,6 +10,7 @@ import os
 import threading
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 _TRUE = frozenset({"1", "true", "yes", "on", "y"})
 _FALSE = frozenset({"", "0", "false", "no", "off", "n"})
@@ -99,12 +100,33 @@ VARIABLES = (
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "
                                  "task-queue shim)"),
     ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (torch accessor, selfcheck's "
-                             "reference launchers); default ~/.cache/fastlaunch"),
-    ("FASTLAUNCH_WHEEL_CACHE", "tests: where downloaded torch-npu / triton-ascend wheels are kept"),
+                             "recorder and reference launchers); default ~/.cache/fastlaunch "
+                             "(empty: the default)"),
+    ("FASTLAUNCH_WHEEL_CACHE", "where the tests download torch-npu / triton-ascend wheels and "
+                               "selfcheck --backend fake-npu finds triton-ascend; default "
+                               "<cache dir>/wheels"),
     ("FASTLAUNCH_OFFLINE", "tests: 1 skips the wheel-reading tests at once instead of downloading"),
     ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
                                    "the interposition layer into"),
 )
+
+
+def cache_dir() -> Path:
+    """Where fastlaunch keeps what it builds at run time: ``FASTLAUNCH_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/fastlaunch``, else ``~/.cache/fastlaunch``. An empty
+    variable counts as unset (never the current directory)."""
+    base = os.environ.get("FASTLAUNCH_CACHE_DIR", "").strip()
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
+
+
+def wheel_cache() -> Path:
+    """Where downloaded torch-npu / triton-ascend wheels are kept, for the tests and
+    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``."""
+    path = os.environ.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
+    return Path(path) if path else cache_dir() / "wheels"
 
 
 _current: Config | None = None

@@ -2,8 +2,9 @@
 """Released wheels the tests read (never install or import): torch-npu for
 its source, triton-ascend for its launcher generator.
 
-Each is downloaded once into ``FASTLAUNCH_WHEEL_CACHE`` (default
-``~/.cache/fastlaunch/wheels``). Without the cached file and without the
+Each is downloaded once into the wheel cache (``fastlaunch.config.wheel_cache()``:
+``FASTLAUNCH_WHEEL_CACHE``, default ``~/.cache/fastlaunch/wheels``), where
+``selfcheck --backend fake-npu`` finds triton-ascend too. Without the cached file and without the
 network, the test asking for it skips, naming the wheel and the reason;
 ``FASTLAUNCH_OFFLINE=1`` skips at once instead of trying the network.
 """
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from fastlaunch import config
+
 # The oldest release with the APIs fastlaunch patches, and the newest on the index.
 SUPPORTED_TORCH_NPU = ("2.10.0.post7", "2.14.0")
 # The triton-ascend release on the package index whose launcher is the NPU oracle.
@@ -29,8 +32,8 @@ ASCEND_BACKEND = ("driver.py", "utils.py", "compiler.py", "npu_utils.cpp")
 
 
 def cache_dir() -> Path:
-    path = Path(os.environ.get("FASTLAUNCH_WHEEL_CACHE",
-                               Path.home() / ".cache" / "fastlaunch" / "wheels"))
+    """The one wheel cache, shared with ``selfcheck --backend fake-npu``."""
+    path = config.wheel_cache()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -18,7 +18,9 @@ import dataclasses
 import json
 import subprocess
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -291,6 +293,22 @@ def test_fake_npu_without_reference_says_why(tmp_path, capsys):
     assert json.loads((tmp_path / "r.json").read_text())["outcomes"] == []
 
 
+@pytest.mark.parametrize("where", ["missing", "unwritable", "folder"])
+def test_json_to_a_path_it_cannot_write_is_a_usage_error_before_the_check(where, tmp_path,
+                                                                          capsys, monkeypatch):
+    if where == "unwritable" and not Path("/sys").is_dir():
+        pytest.skip("needs /sys, where nobody (root included) may create files")
+    path = {"missing": tmp_path / "nope" / "r.json", "unwritable": Path("/sys/fastlaunch.json"),
+            "folder": tmp_path}[where]
+    from fastlaunch.selfcheck import fake_npu
+
+    monkeypatch.setattr(fake_npu, "run", lambda *a: pytest.fail("the check ran"))
+    assert selfcheck.main(["--backend", "fake-npu", "--json", str(path)]) == report.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"--json: cannot write {path}: " in err, err
+    assert "does not exist" in err if where == "missing" else "Traceback" not in err
+    assert not (tmp_path / "nope").exists()
+
 @pytest.fixture(scope="module")
 def ascend_backend():
     if cc() is None:
@@ -365,3 +383,28 @@ def test_preload_keeps_what_is_preloaded_first():
     env = interpose.preload_env({"LD_PRELOAD": f"/x/libasan.so /x/libstdc++.so:{layer}"})
     assert env["LD_PRELOAD"].split(":") == ["/x/libasan.so", "/x/libstdc++.so", layer]
     assert interpose.preload_env({})["LD_PRELOAD"] == layer
+
+
+def test_fake_npu_rebuilds_a_corrupt_recorder_and_leaves_no_temporary_folders(
+        ascend_backend, tmp_path, monkeypatch, capsys):
+    """FASTLAUNCH_CACHE_DIR empty counts as unset (the cache is not the current
+    directory); a cached recorder that does not load is rebuilt once; the run's
+    temporary folders are removed."""
+    from fastlaunch.selfcheck import ascend_reference, fake_npu
+
+    cwd, tmp = tmp_path / "cwd", tmp_path / "tmp"
+    cwd.mkdir()
+    tmp.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert config.cache_dir() == tmp_path / "xdg" / "fastlaunch"
+    recorder = ascend_reference.build_recorder(config.cache_dir() / "ascend_reference")
+    recorder.write_bytes(b"not a shared library")
+    result = fake_npu.run(ascend_backend, ["pointwise"])
+    assert result.exit_code == report.EXIT_OK, result.text()
+    assert "rebuilt: the cached" in result.stack["runtime"]
+    assert recorder.stat().st_size > 1000
+    assert list(cwd.iterdir()) == [] and list(tmp.iterdir()) == []
+    assert fake_npu.run(ascend_backend, ["pointwise"]).stack["runtime"] == "recording fake CANN"
