@@ -11,6 +11,7 @@ network, the test asking for it skips, naming the wheel and the reason;
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -38,6 +39,18 @@ def cache_dir() -> Path:
     return path
 
 
+_pytest_config: list = []  # set by the unit tests' conftest
+
+
+def say(line: str) -> None:
+    """A progress line shown at once, even while pytest captures the test's output."""
+    capture = (_pytest_config[0].pluginmanager.getplugin("capturemanager")
+               if _pytest_config else None)
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+
 @functools.cache
 def _download(requirement: str, stem: str) -> Path | str:
     """The cached wheel ``stem-*.whl``, downloading it if needed; a reason
@@ -48,6 +61,8 @@ def _download(requirement: str, stem: str) -> Path | str:
         return found[0]
     if os.environ.get("FASTLAUNCH_OFFLINE") == "1":
         return f"{requirement} is not in {folder} and FASTLAUNCH_OFFLINE=1"
+    say(f"fastlaunch tests: downloading {requirement} (40-55 MB, once) into {folder}; "
+        f"FASTLAUNCH_OFFLINE=1 skips the tests that read it")
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
            "--only-binary=:all:", "--python-version", "3.11", "--platform",
            "manylinux_2_28_x86_64", "--platform", "manylinux_2_17_x86_64",
