@@ -16,9 +16,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import subprocess
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -386,25 +386,31 @@ def test_preload_keeps_what_is_preloaded_first():
 
 
 def test_fake_npu_rebuilds_a_corrupt_recorder_and_leaves_no_temporary_folders(
-        ascend_backend, tmp_path, monkeypatch, capsys):
-    """FASTLAUNCH_CACHE_DIR empty counts as unset (the cache is not the current
-    directory); a cached recorder that does not load is rebuilt once; the run's
-    temporary folders are removed."""
-    from fastlaunch.selfcheck import ascend_reference, fake_npu
+        ascend_backend, tmp_path):
+    """As a user runs it (one process per run): FASTLAUNCH_CACHE_DIR empty counts as
+    unset (the cache is not the current directory); a cached recorder that does not
+    load is rebuilt once; the run's temporary folders are removed."""
+    from fastlaunch.selfcheck import ascend_reference
 
-    cwd, tmp = tmp_path / "cwd", tmp_path / "tmp"
+    cwd, tmp, xdg = tmp_path / "cwd", tmp_path / "tmp", tmp_path / "xdg"
     cwd.mkdir()
     tmp.mkdir()
-    monkeypatch.chdir(cwd)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", "")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert config.cache_dir() == tmp_path / "xdg" / "fastlaunch"
-    recorder = ascend_reference.build_recorder(config.cache_dir() / "ascend_reference")
+    env = {**os.environ, "FASTLAUNCH_CACHE_DIR": "", "XDG_CACHE_HOME": str(xdg),
+           "TMPDIR": str(tmp)}
+    recorder = ascend_reference.build_recorder(xdg / "fastlaunch" / "ascend_reference")
     recorder.write_bytes(b"not a shared library")
-    result = fake_npu.run(ascend_backend, ["pointwise"])
-    assert result.exit_code == report.EXIT_OK, result.text()
-    assert "rebuilt: the cached" in result.stack["runtime"]
+
+    def selfcheck_run():
+        return subprocess.run([sys.executable, "-m", "fastlaunch", "selfcheck", "--backend",
+                               "fake-npu", "--ascend-backend", ascend_backend, "--program",
+                               "pointwise"], cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+
+    first = selfcheck_run()
+    assert first.returncode == report.EXIT_OK, first.stdout + first.stderr
+    assert f"rebuilt: the cached {recorder} did not load" in first.stdout
+    assert "selfcheck: compiling triton-ascend's rt launcher for 1 kernels" in first.stderr
     assert recorder.stat().st_size > 1000
     assert list(cwd.iterdir()) == [] and list(tmp.iterdir()) == []
-    assert fake_npu.run(ascend_backend, ["pointwise"]).stack["runtime"] == "recording fake CANN"
+    second = selfcheck_run()
+    assert second.returncode == report.EXIT_OK and "rebuilt" not in second.stdout

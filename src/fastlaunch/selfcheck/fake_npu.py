@@ -225,6 +225,9 @@ def _check(report: Report, folder: Path, source: str, programs: list[str] | None
     diff = ar.Differential(recorder, generators, work)
     for family in ("rt", "acl"):
         chosen = [c for c in cases if family in c.families]
+        sys.stderr.write(f"selfcheck: compiling triton-ascend's {family} launcher for "
+                         f"{len(chosen)} kernels (a C++ build, some seconds)\n")
+        sys.stderr.flush()
         launchers = diff.build(family, [c.call.case for c in chosen])
         report.outcomes += [check(diff, c, family, launch)
                             for c, launch in zip(chosen, launchers)]
