@@ -414,3 +414,23 @@ def test_fake_npu_rebuilds_a_corrupt_recorder_and_leaves_no_temporary_folders(
     assert list(cwd.iterdir()) == [] and list(tmp.iterdir()) == []
     second = selfcheck_run()
     assert second.returncode == report.EXIT_OK and "rebuilt" not in second.stdout
+
+
+def test_fake_npu_extracts_the_generator_from_a_cached_wheel_into_the_cache(tmp_path,
+                                                                          monkeypatch):
+    import zipfile
+
+    from fastlaunch.selfcheck import fake_npu
+
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path))
+    monkeypatch.setattr(fake_npu, "_installed_backend", lambda: None)
+    wheel = tmp_path / "triton_ascend-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name in fake_npu.BACKEND_FILES:
+            zf.writestr(f"triton/backends/ascend/{name}", f"# {name}\n")
+    folder, source = fake_npu.find_backend(None)
+    assert folder == tmp_path / "triton_ascend-3.2.0-backend"
+    assert source == f"wheel cache ({folder})"
+    assert (folder / "driver.py").read_text() == "# driver.py\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name, wheel.name]
+    assert fake_npu.find_backend(None)[0] == folder  # found extracted the next time
