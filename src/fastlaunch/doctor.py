@@ -156,4 +156,6 @@ def main(as_json: bool = False) -> int:
     print("\nper call site in your program: fastlaunch.stats(per_site=True)")
     print("to prove planned launches send what the original launcher sends, on this machine:\n"
           "  python -m fastlaunch selfcheck")
+    print("to report a problem, attach: python -m fastlaunch doctor --json "
+          "(docs/troubleshooting.md, 'Reporting a problem')")
     return 0

@@ -59,6 +59,7 @@ def test_doctor():
     for name, _ in config.VARIABLES:
         assert name in result.stdout
     assert "python -m fastlaunch selfcheck" in result.stdout
+    assert "to report a problem, attach: python -m fastlaunch doctor --json" in result.stdout
     assert "fastlaunch: off (FASTLAUNCH is unset)" in result.stdout
 
 
