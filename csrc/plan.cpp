@@ -100,6 +100,18 @@ char NpuGetargs(Kind kind) {
   throw InputError(label + ": got " + DescribeValue(value) + ", expected " + expected, reason);
 }
 
+// A float as Python's repr writes it (1e+300, not 300 digits), for messages.
+std::string FloatText(double value) {
+  char* text = PyOS_double_to_string(value, 'r', 0, Py_DTSF_ADD_DOT_0, nullptr);
+  if (text == nullptr) {
+    PyErr_Clear();
+    return "?";
+  }
+  std::string out(text);
+  PyMem_Free(text);
+  return out;
+}
+
 TensorAccessor g_tensor_accessor = nullptr;
 
 PyObject* Interned(const char* name) { return PyUnicode_InternFromString(name); }
@@ -367,7 +379,7 @@ double FloatValue(const ArgSlot& slot, PyObject* value) {
 float ToFloat(const ArgSlot& slot, double v) {
   float f = static_cast<float>(v);
   if (std::isinf(f) && !std::isinf(v)) {
-    throw InputError(slot.label + ": got float " + std::to_string(v) +
+    throw InputError(slot.label + ": got float " + FloatText(v) +
                      ", expected a value that fits in fp32");
   }
   return f;
@@ -612,7 +624,7 @@ uint16_t DoubleToHalfBits(double value, const std::string& label) {
   if (exp == 0x7ff) return sign | (man ? 0x7e00 : 0x7c00);
   const int e = exp - 1023;
   auto overflow = [&]() -> uint16_t {
-    throw InputError(label + ": got float " + std::to_string(value) +
+    throw InputError(label + ": got float " + FloatText(value) +
                      ", expected a value that fits in fp16 (|x| < 65520)");
   };
   if (e > 15) return overflow();

@@ -75,13 +75,16 @@ def set_enabled(on: bool | None) -> bool | None:
 
 
 @contextlib.contextmanager
-def enabled(on: bool = True) -> Iterator[None]:
+def enabled(on: bool | None = True) -> Iterator[None]:
     """``with fastlaunch.enabled(False): ...`` -- the run-time switch for a block.
 
-    Process-wide, not per thread: other threads see the change too.
+    Process-wide, not per thread: other threads see the change too. While
+    blocks are active the newest one decides (or a later ``set_enabled``);
+    blocks of several threads may overlap and end in any order.
     """
-    previous = set_enabled(on)
-    try:
+    from . import autoload, config, routing  # noqa: F401  (routing follows the switch)
+
+    with config.runtime_block(on):
+        if on:
+            autoload.arm()
         yield
-    finally:
-        set_enabled(previous)

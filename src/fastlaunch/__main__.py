@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: ``python -m fastlaunch {demo,doctor,selfcheck}``."""
+"""Command line: ``python -m fastlaunch {demo,doctor,cache,selfcheck}``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _selfcheck(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import __version__
+    from . import __version__, caches
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["selfcheck"]:  # its own options, parsed by fastlaunch.selfcheck
@@ -30,7 +30,20 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("demo", help="plan and launch real Inductor kernel signatures on the fake "
                                 "runtime; print layouts, counters and host overhead")
-    sub.add_parser("doctor", help="versions, environment, backends, installed integrations")
+    doctor_parser = sub.add_parser("doctor", help="versions, environment, backends, installed "
+                                                  "integrations")
+    doctor_parser.add_argument("--json", action="store_true",
+                               help="one JSON object with what a bug report needs (OS, Python, "
+                                    "compiler, CMake, ninja, packages, CANN, devices, the "
+                                    "enable decision)")
+    cache = sub.add_parser("cache", help="list (default) or clear what fastlaunch keeps on disk: "
+                                         "accessor builds, selfcheck builds, the wheel cache")
+    cache_sub = cache.add_subparsers(dest="cache_command")
+    cache_sub.add_parser("list", help="each cache: size, files, folder (the default)")
+    clear = cache_sub.add_parser("clear", help="remove cached builds and wheels (rebuilt or "
+                                              "downloaded again when next needed)")
+    clear.add_argument("--what", nargs="+", choices=caches.WHAT, metavar="WHAT",
+                       help=f"only these: {', '.join(caches.WHAT)} (default: all)")
     sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
                                      "the original launcher sends (options: selfcheck --help)")
     args = parser.parse_args(argv)
@@ -38,10 +51,12 @@ def main(argv: list[str] | None = None) -> int:
         from . import demo
 
         return demo.main()
+    if args.command == "cache":
+        return caches.main(args.cache_command, getattr(args, "what", None))
     if args.command == "doctor":
         from . import doctor
 
-        return doctor.main()
+        return doctor.main(as_json=args.json)
     parser.print_help()
     return 0
 

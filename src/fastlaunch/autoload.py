@@ -162,9 +162,18 @@ def decision() -> str:
     cfg = config.get()
     if cfg.enabled:
         return f"on (by {cfg.enabled_by}); backend {cfg.backend}"
-    said = [f"{name}={raw}" for name, raw, _ in cfg.parsed
+    said = [_said(name, raw) for name, raw, _ in cfg.parsed
             if name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH")]
     return "off (" + (", ".join(said) if said else "FASTLAUNCH is unset") + ")"
+
+
+def _said(name: str, raw: str) -> str:
+    """What one switch variable said, as it was parsed."""
+    if not raw.strip():
+        return f"{name} is empty"
+    if not config.is_bool(raw):
+        return f"{name}={raw!r} is not a boolean, so off"
+    return f"{name}={raw}"
 
 
 def _log_decision(_module: object) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 import threading
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 _TRUE = frozenset({"1", "true", "yes", "on", "y"})
 _FALSE = frozenset({"", "0", "false", "no", "off", "n"})
@@ -39,6 +41,11 @@ def parse_bool(name: str, raw: str | None) -> bool:
     return False
 
 
+def is_bool(raw: str) -> bool:
+    """Whether ``raw`` is one of the spellings ``parse_bool`` knows."""
+    return raw.strip().lower() in _TRUE | _FALSE
+
+
 def _parse_choice(name: str, raw: str | None, choices: tuple[str, ...]) -> str:
     value = (raw or "").strip().lower() or choices[0]
     if value not in choices:
@@ -59,6 +66,8 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
             continue
         on = parse_bool(name, env[name])
         meaning = "on" if on else "off"
+        if not is_bool(env[name]):
+            meaning += " (not a boolean)"
         if enabled_by:
             meaning += f" (ignored: {enabled_by} decides)"
         elif env[name].strip():
@@ -91,33 +100,66 @@ VARIABLES = (
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "
                                  "task-queue shim)"),
     ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (torch accessor, selfcheck's "
-                             "reference launchers); default ~/.cache/fastlaunch"),
-    ("FASTLAUNCH_WHEEL_CACHE", "tests: where downloaded torch-npu / triton-ascend wheels are kept"),
+                             "recorder and reference launchers); default ~/.cache/fastlaunch "
+                             "(empty: the default)"),
+    ("FASTLAUNCH_WHEEL_CACHE", "where the tests download torch-npu / triton-ascend wheels and "
+                               "selfcheck --backend fake-npu finds triton-ascend; default "
+                               "<cache dir>/wheels"),
     ("FASTLAUNCH_OFFLINE", "tests: 1 skips the wheel-reading tests at once instead of downloading"),
     ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
                                    "the interposition layer into"),
 )
 
 
+def cache_dir() -> Path:
+    """Where fastlaunch keeps what it builds at run time: ``FASTLAUNCH_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/fastlaunch``, else ``~/.cache/fastlaunch``. An empty
+    variable counts as unset (never the current directory)."""
+    base = os.environ.get("FASTLAUNCH_CACHE_DIR", "").strip()
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
+
+
+def wheel_cache() -> Path:
+    """Where downloaded torch-npu / triton-ascend wheels are kept, for the tests and
+    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``."""
+    path = os.environ.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
+    return Path(path) if path else cache_dir() / "wheels"
+
+
 _current: Config | None = None
 
 
 class _Switch:
-    """Whether call sites may launch planned, read per call by the router:
-    the configuration's ``enabled`` unless ``set_runtime`` decided otherwise.
-    ``listeners`` run when it flips (the router swaps FastSites in or out)."""
+    """Whether call sites may launch planned, read per call by the router.
 
-    __slots__ = ("listeners", "on", "runtime")
+    The newest setting decides: an active ``enabled()`` block or the last
+    ``set_runtime`` call, whichever came later; with neither, the
+    configuration's ``enabled``. Blocks may end in any order (overlapping
+    blocks of two threads): an ended block just stops counting.
+    ``listeners`` run when it flips (the router swaps FastSites in or out).
+    """
+
+    __slots__ = ("blocks", "listeners", "on", "order", "runtime", "runtime_order")
 
     def __init__(self) -> None:
         self.on = False
         self.runtime: bool | None = None
+        self.order = itertools.count(1)  # when each setting was made
+        self.runtime_order = 0
+        self.blocks: dict[int, bool | None] = {}  # active blocks by the order they began
         self.listeners: list = []
 
     def refresh(self) -> None:
         with _switch_lock:  # read, decide and notify as one step: the last setter wins
             was = self.on
-            self.on = get().enabled if self.runtime is None else self.runtime
+            setting = self.runtime
+            newest = max(self.blocks, default=0)
+            if newest > self.runtime_order:
+                setting = self.blocks[newest]
+            self.on = get().enabled if setting is None else setting
             if self.on != was:
                 for listener in self.listeners:
                     listener()
@@ -125,6 +167,12 @@ class _Switch:
 
 switch = _Switch()
 _switch_lock = threading.RLock()
+
+
+def _check_setting(on: object) -> None:
+    if on is not None and not isinstance(on, bool):
+        msg = f"enabled: got {on!r}, expected True, False or None"
+        raise TypeError(msg)
 
 
 def enabled_now() -> bool:
@@ -145,15 +193,31 @@ def get() -> Config:
 
 def set_runtime(on: bool | None) -> bool | None:
     """Set (or with None, drop) the run-time switch; returns the previous setting."""
-    if on is not None and not isinstance(on, bool):
-        msg = f"enabled: got {on!r}, expected True, False or None"
-        raise TypeError(msg)
+    _check_setting(on)
     get()
     with _switch_lock:
         previous = switch.runtime
         switch.runtime = on
+        switch.runtime_order = next(switch.order)
         switch.refresh()
     return previous
+
+
+@contextlib.contextmanager
+def runtime_block(on: bool | None) -> Iterator[None]:
+    """The run-time switch for a block; see ``_Switch`` for overlapping blocks."""
+    _check_setting(on)
+    get()
+    with _switch_lock:
+        token = next(switch.order)
+        switch.blocks[token] = on
+        switch.refresh()
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            del switch.blocks[token]
+            switch.refresh()
 
 
 @contextlib.contextmanager

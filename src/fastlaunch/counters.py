@@ -44,8 +44,9 @@ def count(event: str, site: str = "") -> None:
         _site(site)[event] += 1
 
 
-def fallback(reason: str, site: str = "") -> None:
-    """Record a call that goes back to the original path, or raise in strict mode."""
+def fallback(reason: str, site: str = "", cause: FastLaunchError | None = None) -> None:
+    """Record a call that goes back to the original path, or raise in strict mode
+    (naming the call site and, from ``cause``, the argument, value and why)."""
     key = "fallback." + reason
     _counts[key] += 1
     if site:
@@ -54,7 +55,10 @@ def fallback(reason: str, site: str = "") -> None:
         if counts[key] == 1 and reason not in EXPECTED_FALLBACKS:
             log.info("fastlaunch: %s takes the original path: %s (first time)", site, reason)
     if reason not in EXPECTED_FALLBACKS and config.get().strict:
-        raise FastLaunchError("strict_unexpected_fallback", detail=reason)
+        where = f" at {site}" if site else ""
+        why = f": {cause.detail}" if cause is not None and cause.detail else ""
+        raise FastLaunchError("strict_unexpected_fallback",
+                              detail=f"{reason}{where}{why}") from cause
 
 
 def stats(per_site: bool = False) -> dict:
@@ -64,6 +68,9 @@ def stats(per_site: bool = False) -> dict:
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something (launches made by a FastSite are not split by site).
     """
+    if not isinstance(per_site, bool):
+        msg = f"per_site: got {per_site!r}, expected True or False"
+        raise TypeError(msg)
     if per_site:
         return {site: {k: v for k, v in sorted(c.items()) if v}
                 for site, c in sorted(_sites.items()) if any(c.values())}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import importlib.util
+import json
 import os
 import platform
 import sys
@@ -78,7 +79,34 @@ def _npu_lines() -> list[str]:
         return [f"  npu launch family: not determined ({type(err).__name__}: {err})"]
 
 
-def main() -> int:
+def integrations(cfg: config.Config, problems: list[str]) -> dict[str, str]:
+    """Per integration: installed, waiting, or the real reason it is not armed."""
+    status = autoload.status()
+    lines = {}
+    for name in ("cuda", "npu"):
+        root = autoload.TARGETS[name][0].split(".")[0]
+        if name in status:
+            line = status[name]
+        elif not cfg.enabled:
+            line = "not armed (fastlaunch is off)"
+        elif cfg.backend not in ("auto", "fake", name):
+            line = f"not armed (FASTLAUNCH_BACKEND={cfg.backend})"
+        elif any(p.startswith("torch:") for p in problems):
+            line = "not armed (torch could not be imported, so its entry point never ran)"
+        else:
+            line = "not armed (fastlaunch's torch.backends entry point did not run)"
+        if line.startswith("waiting") and importlib.util.find_spec(root) is None:
+            line += f" ({root} is not installed)"
+        lines[name] = line
+    return lines
+
+
+def main(as_json: bool = False) -> int:
+    if as_json:
+        from . import bug_report
+
+        print(json.dumps(bug_report.collect(), indent=2, sort_keys=True))
+        return 0
     cfg = config.get()
     print(f"fastlaunch {__version__} on Python {platform.python_version()} ({sys.platform})")
     print("\nversions")
@@ -92,10 +120,7 @@ def main() -> int:
         decided = f" -> {meanings[name]}" if name in meanings and raw is not None else ""
         print(f"  {name:<30} {value}{decided}")
         print(f"  {'':<30}   {what}")
-    state = (f"on (by {cfg.enabled_by})" if cfg.enabled
-             else "off (" + ("FASTLAUNCH=0" if "FASTLAUNCH" in os.environ else
-                             "FASTLAUNCH is unset") + ")")
-    print(f"  fastlaunch: {state}; strict: {cfg.strict}; backend: {cfg.backend}")
+    print(f"  fastlaunch: {autoload.decision()}; strict: {cfg.strict}; backend: {cfg.backend}")
     problems = _import_targets(cfg)
     print("\nbackends")
     for name in backends.NAMES:
@@ -118,16 +143,7 @@ def main() -> int:
 
     if npu_integration.choice():
         print(f"  npu planned launch in use: {npu_integration.choice()}")
-    status = autoload.status()
-    for name in ("cuda", "npu"):
-        if not cfg.enabled:
-            default = "not armed (fastlaunch is off)"
-        else:
-            default = f"not armed (FASTLAUNCH_BACKEND={cfg.backend})"
-        line = status.get(name, default)
-        root = autoload.TARGETS[name][0].split(".")[0]
-        if line.startswith("waiting") and importlib.util.find_spec(root) is None:
-            line += f" ({root} is not installed)"
+    for name, line in integrations(cfg, problems).items():
         print(f"  {name:<5} {line}")
     for problem in problems:
         print(f"  import failed: {problem}")
@@ -146,4 +162,6 @@ def main() -> int:
     print("\nper call site in your program: fastlaunch.stats(per_site=True)")
     print("to prove planned launches send what the original launcher sends, on this machine:\n"
           "  python -m fastlaunch selfcheck")
+    print("to report a problem, attach: python -m fastlaunch doctor --json "
+          "(docs/troubleshooting.md, 'Reporting a problem')")
     return 0

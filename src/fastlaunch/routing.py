@@ -412,7 +412,7 @@ class BoundLaunch:
     def _refused(self, direct: PlannedLaunch, err: FastLaunchError, args: tuple,
                  stream: object) -> object:
         """Nothing was submitted: this one call takes the original path (strict mode raises)."""
-        counters.fallback(err.reason, self._site)
+        counters.fallback(err.reason, self._site, err)
         if err.stable:
             self._drop(direct)
             self._negative = direct.launcher

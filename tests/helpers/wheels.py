@@ -2,14 +2,16 @@
 """Released wheels the tests read (never install or import): torch-npu for
 its source, triton-ascend for its launcher generator.
 
-Each is downloaded once into ``FASTLAUNCH_WHEEL_CACHE`` (default
-``~/.cache/fastlaunch/wheels``). Without the cached file and without the
+Each is downloaded once into the wheel cache (``fastlaunch.config.wheel_cache()``:
+``FASTLAUNCH_WHEEL_CACHE``, default ``~/.cache/fastlaunch/wheels``), where
+``selfcheck --backend fake-npu`` finds triton-ascend too. Without the cached file and without the
 network, the test asking for it skips, naming the wheel and the reason;
 ``FASTLAUNCH_OFFLINE=1`` skips at once instead of trying the network.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
@@ -20,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from fastlaunch import config
+
 # The triton-ascend release on the package index whose launcher is the NPU oracle.
 TRITON_ASCEND = "3.2.0"
 # Files of triton-ascend's backend the reference launcher needs.
@@ -27,10 +31,22 @@ ASCEND_BACKEND = ("driver.py", "utils.py", "compiler.py", "npu_utils.cpp")
 
 
 def cache_dir() -> Path:
-    path = Path(os.environ.get("FASTLAUNCH_WHEEL_CACHE",
-                               Path.home() / ".cache" / "fastlaunch" / "wheels"))
+    """The one wheel cache, shared with ``selfcheck --backend fake-npu``."""
+    path = config.wheel_cache()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+_pytest_config: list = []  # set by the unit tests' conftest
+
+
+def say(line: str) -> None:
+    """A progress line shown at once, even while pytest captures the test's output."""
+    capture = (_pytest_config[0].pluginmanager.getplugin("capturemanager")
+               if _pytest_config else None)
+    with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 @functools.cache
@@ -43,6 +59,8 @@ def _download(requirement: str, stem: str) -> Path | str:
         return found[0]
     if os.environ.get("FASTLAUNCH_OFFLINE") == "1":
         return f"{requirement} is not in {folder} and FASTLAUNCH_OFFLINE=1"
+    say(f"fastlaunch tests: downloading {requirement} (40-55 MB, once) into {folder}; "
+        f"FASTLAUNCH_OFFLINE=1 skips the tests that read it")
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
            "--only-binary=:all:", "--python-version", "3.11", "--platform",
            "manylinux_2_28_x86_64", "--platform", "manylinux_2_17_x86_64",

@@ -2,7 +2,11 @@
 import pytest
 
 from fastlaunch.backends.fake import FakeBackend
-from helpers import fake_runtime
+from helpers import fake_runtime, wheels
+
+
+def pytest_configure(config):
+    wheels._pytest_config.append(config)  # download progress lines bypass output capture
 
 
 @pytest.fixture

@@ -83,6 +83,19 @@ def test_cuda_float_overflow_is_refused(pack, sig, value):
     assert info.value.reason == "bad_value"
 
 
+
+@pytest.mark.parametrize("pack", PACKERS)
+@pytest.mark.parametrize(("sig", "value", "text", "kind"), [
+    ("fp32", 1e300, "1e+300", "fp32"),
+    ("fp16", 1e6, "1000000.0", "fp16"),
+    ("bf16", -3.5e38, "-3.5e+38", "fp32"),  # bf16 is the truncated fp32
+])
+def test_float_overflow_names_the_value_as_python_writes_it(pack, sig, value, text, kind):
+    with pytest.raises(CallRefused) as info:
+        pack("cuda", [sig], [value])
+    assert f"got float {text}, expected a value that fits in {kind}" in str(info.value)
+    assert len(str(info.value)) < 120, str(info.value)
+
 @pytest.mark.parametrize("pack", PACKERS)
 @pytest.mark.parametrize(("grid", "message"), [
     ((0, 1, 1), r"grid\[0\]: got 0, expected 1..2147483647"),
@@ -265,3 +278,9 @@ def test_getargs_is_cpython_own():
     assert parse(ctypes.py_object((200,)), b"b", ctypes.byref(out)) == 1 and out.value == 200
     with pytest.raises(OverflowError):
         parse(ctypes.py_object((-1,)), b"b", ctypes.byref(out))
+
+
+@pytest.mark.parametrize("value", ["no", 0, None, 1])
+def test_stats_per_site_must_be_a_bool(value):
+    with pytest.raises(TypeError, match=rf"per_site: got {value!r}, expected True or False"):
+        fastlaunch.stats(per_site=value)

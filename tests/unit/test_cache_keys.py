@@ -82,7 +82,7 @@ def test_key_follows_version_and_generated_code_format(monkeypatch):
         monkeypatch.setattr(cache_keys, "__version__", "999.0")
         bumped = inductor_key()
         monkeypatch.undo()
-        monkeypatch.setattr(cache_keys, "codegen_format", lambda: "another-format")
+        monkeypatch.setattr(cache_keys, "CODEGEN_FORMAT", cache_keys.CODEGEN_FORMAT + 1)
         reformatted = inductor_key()
     assert len({base, bumped, reformatted}) == 3
 

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The README's main command and the diagnostics command run as written."""
 
+import json
 import os
+import platform
 import subprocess
 import sys
 import types
@@ -10,7 +12,7 @@ import pytest
 
 import fastlaunch
 from fastlaunch import __main__ as cli
-from fastlaunch import config
+from fastlaunch import caches, config
 
 
 def run(*args, **env):
@@ -57,8 +59,44 @@ def test_doctor():
     for name, _ in config.VARIABLES:
         assert name in result.stdout
     assert "python -m fastlaunch selfcheck" in result.stdout
+    assert "to report a problem, attach: python -m fastlaunch doctor --json" in result.stdout
     assert "fastlaunch: off (FASTLAUNCH is unset)" in result.stdout
 
+
+
+def test_doctor_says_what_was_parsed():
+    result = run("doctor", FASTLAUNCH="maybe")
+    assert result.returncode == 0, result.stderr
+    assert "fastlaunch: off (FASTLAUNCH='maybe' is not a boolean, so off)" in result.stdout
+    assert "FASTLAUNCH=0" not in result.stdout
+    assert "fastlaunch: off (FASTLAUNCH is empty)" in run("doctor", FASTLAUNCH=" ").stdout
+
+
+def test_doctor_names_missing_torch_as_the_reason(monkeypatch, capsys):
+    from fastlaunch import autoload, doctor
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # ``import torch`` raises ImportError
+    monkeypatch.setattr(autoload, "_results", {})
+    with config.override(enabled=True, enabled_by="FASTLAUNCH", backend="auto"):
+        assert doctor.main() == 0
+    out = capsys.readouterr().out
+    for name in ("cuda", "npu"):
+        assert f"  {name:<5} not armed (torch could not be imported" in out, out
+    assert "FASTLAUNCH_BACKEND=auto)" not in out
+
+
+def test_doctor_json_has_what_a_bug_report_needs():
+    result = run("doctor", "--json", FASTLAUNCH="1", FASTLAUNCH_BACKEND="fake")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {"os", "python", "compiler", "cmake", "ninja", "packages", "cann", "devices",
+            "enabled", "backends", "integrations", "environment"} <= set(report)
+    assert set(report["packages"]) >= {"torch", "triton", "torch-npu", "triton-ascend"}
+    assert report["python"]["version"] == platform.python_version()
+    assert report["enabled"].startswith("on (by FASTLAUNCH)")
+    assert report["environment"]["FASTLAUNCH_BACKEND"] == "fake"
+    assert report["backends"]["fake"] == "available"
+    assert set(report["devices"]) >= {"cuda", "npu"}
 
 def test_doctor_shows_installed_integrations_when_enabled():
     pytest.importorskip("torch", reason="doctor imports torch to show installed integrations")
@@ -102,3 +140,41 @@ def test_selfcheck_missing_is_reported_not_a_crash(monkeypatch, capsys):
 def test_no_command_prints_help():
     result = run()
     assert result.returncode == 0 and "demo" in result.stdout and "doctor" in result.stdout
+
+
+def test_cache_lists_and_clears_only_what_fastlaunch_keeps(monkeypatch, tmp_path, capsys):
+    root, shared = tmp_path / "cache", tmp_path / "shared"
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(shared))
+    (root / "torch_accessor" / "k1").mkdir(parents=True)
+    (root / "torch_accessor" / "k1" / "accessor.so").write_bytes(b"x" * 1_200_000)
+    (root / "ascend_reference" / "recorder-1").mkdir(parents=True)
+    (root / "ascend_reference" / "recorder-1" / "rec.so").write_bytes(b"x" * 500)
+    (root / "someone-elses").mkdir()
+    (shared / "triton_ascend-3.2.0-backend").mkdir(parents=True)
+    (shared / "triton_ascend-3.2.0-backend" / "driver.py").write_text("")
+    (shared / "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(b"w" * 300_000)
+    (shared / "notes.txt").write_text("not ours")
+
+    assert cli.main(["cache"]) == 0
+    out = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    assert f"accessor 1.2 MB 1 files {root / 'torch_accessor'}" in out, out
+    assert f"wheels 0.3 MB 2 files {shared}" in out, out  # not notes.txt
+    assert "total 1.5 MB" in out, out
+
+    assert cli.main(["cache", "clear", "--what", "wheels"]) == 0
+    assert f"wheels removed 0.3 MB (2 files) {shared}" in " ".join(capsys.readouterr().out.split())
+    assert sorted(p.name for p in shared.iterdir()) == ["notes.txt"]
+    assert (root / "torch_accessor").is_dir()
+
+    assert cli.main(["cache", "clear"]) == 0
+    assert sorted(p.name for p in root.iterdir()) == ["someone-elses"]
+
+
+def test_cache_clear_rejects_unknown_names(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["cache", "clear", "--what", "bogus"])
+    assert info.value.code == 2
+    assert "invalid choice: 'bogus'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"what: got \['bogus'\], expected some of"):
+        caches.clear(["bogus"])

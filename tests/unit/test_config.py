@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
+from pathlib import Path
+
 import pytest
 
 from fastlaunch import config
@@ -72,3 +74,20 @@ def test_every_variable_read_is_listed():
         read |= set(re.findall(r"['\"]((?:FASTLAUNCH|TORCHINDUCTOR_NPU_FAST_LAUNCH)\w*)['\"]",
                                path.read_text()))
     assert read <= {name for name, _ in config.VARIABLES}, read - {n for n, _ in config.VARIABLES}
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({"FASTLAUNCH_CACHE_DIR": "/c"}, "/c"),
+    ({"FASTLAUNCH_CACHE_DIR": "", "XDG_CACHE_HOME": "/x"}, "/x/fastlaunch"),
+    ({"FASTLAUNCH_CACHE_DIR": "  ", "XDG_CACHE_HOME": ""}, "~/.cache/fastlaunch"),
+    ({}, "~/.cache/fastlaunch"),
+])
+def test_cache_dir_treats_empty_as_unset(monkeypatch, env, expected):
+    for name in ("FASTLAUNCH_CACHE_DIR", "XDG_CACHE_HOME", "FASTLAUNCH_WHEEL_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert config.cache_dir() == Path(expected).expanduser()
+    assert config.wheel_cache() == Path(expected).expanduser() / "wheels"
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", "/w")
+    assert config.wheel_cache() == Path("/w")

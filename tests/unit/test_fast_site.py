@@ -168,6 +168,21 @@ def test_bad_value_reaches_the_router_as_an_input_error(env, cann):
     assert site.submissions() - before == site.tuner.full_entries - 1 == 1 - len(raised)
 
 
+
+def test_strict_mode_names_the_argument_value_and_cause(env, cann):
+    site = Site(cann)
+    promote(site)
+    before = site.submissions()
+    with config.override(strict=True), pytest.raises(FastLaunchError) as info:
+        site.slot[0](0x1000, 0x2000, 2.5, stream=0x33)
+    message = str(info.value)
+    assert message.startswith("strict_unexpected_fallback: bad_value at k: arg 2 'arg2' (i32): "
+                              "got float 2.5, expected"), message
+    assert "cannot be interpreted as an integer" in message
+    assert isinstance(info.value.__cause__, FastLaunchError)
+    assert info.value.__cause__.reason == "bad_value"
+    assert site.submissions() == before
+
 def test_runtime_blocks_reach_grid_and_buffer(env, cann):
     def grid(*inputs):
         return (inputs[2] // inputs[3], 1, 1)

@@ -463,3 +463,26 @@ def test_plans_are_per_device_per_call_site(cuda_fake):
             call(bound, cuda_fake, [launcher])
     assert [b.plan.spec.device for b, _ in sites] == [0, 1]
     assert fastlaunch.stats()["plan.created"] == 2 and fastlaunch.stats()["fast"] == 4
+
+
+def test_fake_backend_has_the_layout_of_each_call_sites_abi():
+    """FASTLAUNCH_BACKEND=fake: a CUDA call site is packed with the CUDA layout, an NPU
+    one with the NPU layout (it was the NPU layout for both)."""
+    from fastlaunch import abi, backends
+
+    previous = backends.set_backend("fake", None)
+    try:
+        with config.override(enabled=True, backend="fake"):
+            for name in ("cuda", "npu"):
+                backend = backends.for_abi(name)
+                launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128)))
+                tuner = fakes.FakeAutotuner([launcher])
+                bound = routing.bind({**META, "abi": name}, tuner)
+                for _ in range(2):
+                    bound(*ARGS, stream=7)
+                assert backend.abi == name
+                assert len(backend.launches[-1].data) == abi.layout(name, SIG).size, name
+            assert abi.layout("cuda", SIG).size != abi.layout("npu", SIG).size
+    finally:
+        backends.set_backend("fake", previous)
+        fastlaunch.reset_stats()

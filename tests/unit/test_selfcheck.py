@@ -16,9 +16,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -291,6 +293,22 @@ def test_fake_npu_without_reference_says_why(tmp_path, capsys):
     assert json.loads((tmp_path / "r.json").read_text())["outcomes"] == []
 
 
+@pytest.mark.parametrize("where", ["missing", "unwritable", "folder"])
+def test_json_to_a_path_it_cannot_write_is_a_usage_error_before_the_check(where, tmp_path,
+                                                                          capsys, monkeypatch):
+    if where == "unwritable" and not Path("/sys").is_dir():
+        pytest.skip("needs /sys, where nobody (root included) may create files")
+    path = {"missing": tmp_path / "nope" / "r.json", "unwritable": Path("/sys/fastlaunch.json"),
+            "folder": tmp_path}[where]
+    from fastlaunch.selfcheck import fake_npu
+
+    monkeypatch.setattr(fake_npu, "run", lambda *a: pytest.fail("the check ran"))
+    assert selfcheck.main(["--backend", "fake-npu", "--json", str(path)]) == report.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"--json: cannot write {path}: " in err, err
+    assert "does not exist" in err if where == "missing" else "Traceback" not in err
+    assert not (tmp_path / "nope").exists()
+
 @pytest.fixture(scope="module")
 def ascend_backend():
     if cc() is None:
@@ -365,3 +383,54 @@ def test_preload_keeps_what_is_preloaded_first():
     env = interpose.preload_env({"LD_PRELOAD": f"/x/libasan.so /x/libstdc++.so:{layer}"})
     assert env["LD_PRELOAD"].split(":") == ["/x/libasan.so", "/x/libstdc++.so", layer]
     assert interpose.preload_env({})["LD_PRELOAD"] == layer
+
+
+def test_fake_npu_rebuilds_a_corrupt_recorder_and_leaves_no_temporary_folders(
+        ascend_backend, tmp_path):
+    """As a user runs it (one process per run): FASTLAUNCH_CACHE_DIR empty counts as
+    unset (the cache is not the current directory); a cached recorder that does not
+    load is rebuilt once; the run's temporary folders are removed."""
+    from fastlaunch.selfcheck import ascend_reference
+
+    cwd, tmp, xdg = tmp_path / "cwd", tmp_path / "tmp", tmp_path / "xdg"
+    cwd.mkdir()
+    tmp.mkdir()
+    env = {**os.environ, "FASTLAUNCH_CACHE_DIR": "", "XDG_CACHE_HOME": str(xdg),
+           "TMPDIR": str(tmp)}
+    recorder = ascend_reference.build_recorder(xdg / "fastlaunch" / "ascend_reference")
+    recorder.write_bytes(b"not a shared library")
+
+    def selfcheck_run():
+        return subprocess.run([sys.executable, "-m", "fastlaunch", "selfcheck", "--backend",
+                               "fake-npu", "--ascend-backend", ascend_backend, "--program",
+                               "pointwise"], cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+
+    first = selfcheck_run()
+    assert first.returncode == report.EXIT_OK, first.stdout + first.stderr
+    assert f"rebuilt: the cached {recorder} did not load" in first.stdout
+    assert "selfcheck: compiling triton-ascend's rt launcher for 1 kernels" in first.stderr
+    assert recorder.stat().st_size > 1000
+    assert list(cwd.iterdir()) == [] and list(tmp.iterdir()) == []
+    second = selfcheck_run()
+    assert second.returncode == report.EXIT_OK and "rebuilt" not in second.stdout
+
+
+def test_fake_npu_extracts_the_generator_from_a_cached_wheel_into_the_cache(tmp_path,
+                                                                          monkeypatch):
+    import zipfile
+
+    from fastlaunch.selfcheck import fake_npu
+
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path))
+    monkeypatch.setattr(fake_npu, "_installed_backend", lambda: None)
+    wheel = tmp_path / "triton_ascend-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name in fake_npu.BACKEND_FILES:
+            zf.writestr(f"triton/backends/ascend/{name}", f"# {name}\n")
+    folder, source = fake_npu.find_backend(None)
+    assert folder == tmp_path / "triton_ascend-3.2.0-backend"
+    assert source == f"wheel cache ({folder})"
+    assert (folder / "driver.py").read_text() == "# driver.py\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name, wheel.name]
+    assert fake_npu.find_backend(None)[0] == folder  # found extracted the next time

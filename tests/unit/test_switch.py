@@ -8,6 +8,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -47,6 +48,52 @@ def test_switch_rejects_non_bool():
     with pytest.raises(TypeError, match="enabled: got 'yes', expected True, False or None"):
         fastlaunch.set_enabled("yes")
 
+
+
+def test_overlapping_blocks_of_two_threads_end_in_any_order():
+    """Thread 1 enters, thread 2 enters, thread 1 leaves, thread 2 leaves: off while
+    either block is active, then the environment's choice again."""
+    steps = [threading.Event() for _ in range(4)]
+    seen = []
+
+    def block(entered, leave):
+        with fastlaunch.enabled(False):
+            entered.set()
+            leave.wait(10)
+        seen.append(fastlaunch.is_enabled())
+
+    with config.override(enabled=True):
+        first = threading.Thread(target=block, args=(steps[0], steps[1]))
+        second = threading.Thread(target=block, args=(steps[2], steps[3]))
+        first.start()
+        steps[0].wait(10)
+        second.start()
+        steps[2].wait(10)
+        steps[1].set()
+        first.join(10)
+        assert seen == [False] and not fastlaunch.is_enabled()  # the second block is active
+        steps[3].set()
+        second.join(10)
+        assert seen == [False, True] and fastlaunch.is_enabled()
+
+
+def test_the_newest_setting_decides():
+    with config.override(enabled=True):
+        with fastlaunch.enabled(False):
+            with fastlaunch.enabled(True):
+                assert fastlaunch.is_enabled()
+            assert not fastlaunch.is_enabled()
+            fastlaunch.set_enabled(True)  # later than the active block: decides now
+            assert fastlaunch.is_enabled()
+            with fastlaunch.enabled(False):
+                assert not fastlaunch.is_enabled()
+            assert fastlaunch.is_enabled()
+        assert fastlaunch.is_enabled()
+        fastlaunch.set_enabled(None)
+        block = fastlaunch.enabled("no")
+        with pytest.raises(TypeError, match="enabled: got 'no', expected True, False or None"):
+            block.__enter__()
+        assert fastlaunch.is_enabled()
 
 @pytest.fixture(scope="module")
 def cann(tmp_path_factory):

@@ -14,6 +14,7 @@ __all__ = ["NAMES", "Backend", "KernelSpec", "LaunchRecord", "for_abi", "get", "
 NAMES = ("fake", "npu", "cuda")
 _CLASSES = {"fake": "FakeBackend", "npu": "NpuBackend", "cuda": "CudaBackend"}
 _instances: dict[str, Backend] = {}
+_fakes: dict[str, Backend] = {}  # FASTLAUNCH_BACKEND=fake: by ABI, when the registered one differs
 
 
 def get(name: str) -> Backend:
@@ -39,11 +40,19 @@ def for_abi(abi: str) -> Backend:
     """The backend that launches code generated for ``abi`` (npu or cuda).
 
     ``FASTLAUNCH_BACKEND=fake`` routes every plan to the fake runtime, which
-    records launches instead of running them.
+    records launches instead of running them, with the layout of ``abi``: the
+    registered fake when it has that ABI, otherwise one fake per ABI.
     """
     choice = config.get().backend
     if choice == "fake":
-        return get("fake")
+        fake = get("fake")
+        if getattr(fake, "abi", abi) == abi:
+            return fake
+        if abi not in _fakes:
+            from .fake import FakeBackend
+
+            _fakes[abi] = FakeBackend(abi)
+        return _fakes[abi]
     if choice not in ("auto", abi):
         raise PlanUnavailable("backend_mismatch",
                               detail=f"FASTLAUNCH_BACKEND={choice} but the code targets {abi}")

@@ -16,6 +16,7 @@ import argparse
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from . import interpose
 from .report import EXIT_MISMATCH, EXIT_OK, EXIT_UNCHECKED, EXIT_USAGE, Report, unchecked
@@ -95,6 +96,23 @@ def _finish(report: Report, json_path: str | None) -> int:
     return report.exit_code
 
 
+def _unwritable(path: str) -> str:
+    """Why the report could not be written to ``path`` ("" when it can), found
+    before the check runs by opening the file as the report will."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        return f"the folder {target.parent} does not exist"
+    existed = target.exists()
+    try:
+        with target.open("a"):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    if not existed:
+        target.unlink()
+    return ""
+
+
 def program_names(backend: str) -> tuple[str, ...]:
     """What ``--program`` accepts for ``backend``."""
     if backend == "fake-npu":
@@ -116,6 +134,10 @@ def main(argv: list[str]) -> int:
         if unknown:
             parser.error(f"--program: got {', '.join(unknown)}, expected one of "
                          f"{', '.join(program_names(backend))} (backend {backend})")
+        if args.json:
+            why = _unwritable(args.json)
+            if why:
+                parser.error(f"--json: cannot write {args.json}: {why}")
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code else EXIT_OK
     if backend == "fake-npu":

@@ -13,12 +13,13 @@ download it.
 from __future__ import annotations
 
 import dataclasses
-import os
+import shutil
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
+from .. import config
 from . import ascend_reference as ar
 from .compare import Difference, compare
 from .interpose import Launch
@@ -93,26 +94,27 @@ def _installed_backend() -> Path | None:
     return None
 
 
-def _wheel_cache() -> Path:
-    return Path(os.environ.get("FASTLAUNCH_WHEEL_CACHE",
-                               Path.home() / ".cache" / "fastlaunch" / "wheels"))
-
-
 def _cached_backend() -> Path | None:
-    """The backend folder from the wheel cache: extracted already, or from a wheel."""
-    cache = _wheel_cache()
+    """The backend folder from the wheel cache: extracted already, or extracted now
+    from a wheel into the cache, next to it (as the tests do)."""
+    cache = config.wheel_cache()
     for folder in sorted(cache.glob("triton_ascend-*-backend"), reverse=True):
         if all((folder / name).is_file() for name in BACKEND_FILES):
             return folder
     for wheel in sorted(cache.glob("triton_ascend-*.whl"), reverse=True):
-        target = Path(tempfile.mkdtemp(prefix="fastlaunch-ascend-"))
         with zipfile.ZipFile(wheel) as zf:
             names = set(zf.namelist())
             wanted = [f"triton/backends/ascend/{n}" for n in BACKEND_FILES]
             if not all(w in names for w in wanted):
                 continue
+            target = cache / f"triton_ascend-{wheel.name.split('-')[1]}-backend"
+            partial = Path(tempfile.mkdtemp(prefix=f"{target.name}.", dir=cache))
             for member, name in zip(wanted, BACKEND_FILES):
-                (target / name).write_bytes(zf.read(member))
+                (partial / name).write_bytes(zf.read(member))
+        if target.exists():  # another process finished first
+            shutil.rmtree(partial)
+        else:
+            partial.replace(target)
         return target
     return None
 
@@ -131,10 +133,11 @@ def find_backend(explicit: str | None) -> tuple[Path | None, str]:
     folder = _cached_backend()
     if folder is not None:
         return folder, f"wheel cache ({folder})"
+    cache = config.wheel_cache()
     return None, ("triton-ascend's launcher generator is not available: no installed "
-                  f"triton-ascend and no triton_ascend wheel in {_wheel_cache()} (get one with "
+                  f"triton-ascend and no triton_ascend wheel in {cache} (get one with "
                   f"`pip download --no-deps --only-binary=:all: triton-ascend==3.2.0 "
-                  f"-d {_wheel_cache()}` on a machine with network access)")
+                  f"-d {cache}` on a machine with network access)")
 
 
 def _launches(observed: dict) -> list[Launch]:
@@ -190,19 +193,41 @@ def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report
     if folder is None:
         report.not_checked.append(source)
         return report
+    with tempfile.TemporaryDirectory(prefix="fastlaunch-selfcheck-") as work:
+        _check(report, folder, source, programs, Path(work))
+    return report
+
+
+def _recorder() -> tuple[ar.Recorder, str]:
+    """The recording runtime from the cache, rebuilt once when the cached build does
+    not load (a truncated or corrupt file); with what was done, for the report."""
+    folder = config.cache_dir() / "ascend_reference"
+    path = ar.build_recorder(folder)
+    try:
+        return ar.Recorder(path), "recording fake CANN"
+    except OSError as err:
+        path.unlink(missing_ok=True)
+        return (ar.Recorder(ar.build_recorder(folder)),
+                f"recording fake CANN (rebuilt: the cached {path} did not load: {err})")
+
+
+def _check(report: Report, folder: Path, source: str, programs: list[str] | None,
+           work: Path) -> None:
     cases = tuple(c for c in CASES if not programs or c.name in programs)
     try:
-        recorder = ar.Recorder(ar.build_recorder())
-        work = Path(tempfile.mkdtemp(prefix="fastlaunch-selfcheck-"))
+        recorder, runtime = _recorder()
         generators = {"rt": ar.Generator(folder),
                       "acl": ar.Generator(ar.acl_variant(folder, work / "acl"))}
     except ar.Unavailable as err:
         report.not_checked.append(f"the reference launcher cannot be built here: {err}")
-        return report
-    report.stack = {"triton-ascend generator": source, "runtime": "recording fake CANN"}
+        return
+    report.stack = {"triton-ascend generator": source, "runtime": runtime}
     diff = ar.Differential(recorder, generators, work)
     for family in ("rt", "acl"):
         chosen = [c for c in cases if family in c.families]
+        sys.stderr.write(f"selfcheck: compiling triton-ascend's {family} launcher for "
+                         f"{len(chosen)} kernels (a C++ build, some seconds)\n")
+        sys.stderr.flush()
         launchers = diff.build(family, [c.call.case for c in chosen])
         report.outcomes += [check(diff, c, family, launch)
                             for c, launch in zip(chosen, launchers)]
@@ -215,4 +240,3 @@ def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report
         "msprof: while it collects, every call takes the original launcher (routing), so no "
         "planned launch exists to compare",
         "the real CANN runtime and device: run selfcheck on an Ascend machine (backend npu)"]
-    return report
