@@ -34,7 +34,7 @@ _installed: dict[str, Any] = {}  # "value": what we set, "previous": what was th
 #: changes: the lines ``codegen`` writes, ``routing.bind``'s signature, or which
 #: call sites the integrations rewrite. ``tests/unit/test_codegen_format.py``
 #: pins those functions (docstrings and comments aside) to this number.
-CODEGEN_FORMAT = 1
+CODEGEN_FORMAT = 2
 
 
 def state() -> tuple:
