@@ -34,7 +34,8 @@ NUMBER, ROUNDS = 20_000, 7
 def child(version: str) -> dict:
     """Time both paths inside one process that loaded ``version``."""
     sys.path.insert(0, str(TESTS))
-    from helpers import npu_release, npu_release_driver as drv
+    from helpers import npu_release
+    from helpers import npu_release_driver as drv
 
     npu_release.install(version)
     import importlib
@@ -71,11 +72,7 @@ def child(version: str) -> dict:
             stock.run(*args, stream=drv.STREAM)  # settles its autotuning
         recorder.lib.rec_set_logging(0)
 
-        def original() -> None:
-            with config.override(enabled=False):
-                stock.run(*args, stream=drv.STREAM)
-
-        def stock_only() -> None:
+        def stock_only() -> None:  # the stock autotuner has no fastlaunch call site
             stock.run(*args, stream=drv.STREAM)
 
         rows: dict[str, list[float]] = {"original: the release's run + generated launcher": [],
@@ -85,7 +82,6 @@ def child(version: str) -> dict:
         for _ in range(ROUNDS):  # rows take turns, one timed block at a time
             for name, fn in calls.items():
                 rows[name].append(timeit.timeit(fn, number=NUMBER) / NUMBER * 1e6)
-        del original
     best = {name: min(times) for name, times in rows.items()}
     return {"release": version, "layout": npu_release.RELEASES[version], "us_per_launch": best,
             "original_over_fastlaunch": best["original: the release's run + generated launcher"]
