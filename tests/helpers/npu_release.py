@@ -117,6 +117,11 @@ class _Package(types.ModuleType):
     def __getattr__(self, name: str) -> object:
         if name.startswith("__"):
             raise AttributeError(name)
+        for folder in getattr(self, "__path__", ()):
+            if (Path(folder) / f"{name}.py").is_file() or (Path(folder) / name).is_dir():
+                import importlib
+
+                return importlib.import_module(f"{self.__name__}.{name}")  # a real submodule
         return _StandIn(f"{self.__name__}.{name}")
 
 
@@ -202,7 +207,7 @@ def install(version: str) -> Path:
                      is_current_stream_capturing=lambda: False)
     torch.npu = device
     sys.modules["torch.npu"] = device
-    native = {"torch_npu._C": _module("torch_npu._C"),
+    native = {"torch_npu._C": _module("torch_npu._C", _npu_getCurrentRawStream=lambda d: 0),
               "torch_npu.npu._backends": _module("torch_npu.npu._backends",
                                                  get_soc_version=lambda: 220)}
     try:

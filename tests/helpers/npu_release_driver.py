@@ -17,6 +17,7 @@ the counters, and what the integration decided, for the parent test.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import types
@@ -192,6 +193,61 @@ def _wrapper_codegen() -> str:
     return "real"
 
 
+def _register_device_ops(importlib) -> None:
+    """The release's ``npu`` device op overrides, registered as its package
+    ``__init__`` would; releases that do it inside ``_inductor/__init__``
+    (not run here) get torch's generic overrides under the same name."""
+    from torch._inductor.codegen import common as upstream
+
+    with contextlib.suppress(ImportError, AttributeError, TypeError):
+        importlib.import_module("torch_npu._inductor.codegen.common") \
+            .register_device_op_overrides_npu()
+    if "npu" not in upstream.device_op_overrides_dict:
+        class NpuOps(upstream.DeviceOpOverrides):
+            def import_get_raw_stream_as(self, name: str) -> str:
+                return f"from torch_npu._C import _npu_getCurrentRawStream as {name}"
+
+        upstream.register_device_op_overrides("npu", NpuOps())
+
+
+def _kernel_call_code() -> tuple[str, str]:
+    """What the release's wrapper codegen writes for the kernel's call, with
+    fastlaunch's patch: (module-level lines, body lines). A GraphLowering of
+    this torch holds the codegen state; the scheduler's only field read here
+    says the default stream."""
+    import importlib
+
+    import torch
+    from torch._inductor.codegen.common import get_device_op_overrides
+    from torch._inductor.codegen.wrapper import WrapperLine
+    from torch._inductor.graph import GraphLowering
+    from torch._inductor.utils import IndentedBuffer
+    from torch._inductor.virtualized import V
+
+    if "npu" not in torch._C._get_privateuse1_backend_name():
+        torch.utils.rename_privateuse1_backend("npu")  # as torch_npu's __init__ does
+    _register_device_ops(importlib)
+    module = importlib.import_module("torch_npu._inductor.codegen.wrapper")
+    cls = getattr(module, "NPUPythonWrapperCodeGen", None) or module.NPUWrapperCodeGen
+    graph = GraphLowering(torch.fx.symbolic_trace(lambda x: x + 1))
+    graph.device_ops = get_device_op_overrides("npu")
+    graph.scheduler = types.SimpleNamespace(current_stream_idx=None)
+    with V.set_graph_handler(graph):
+        wrapper = cls()
+        graph.wrapper_code = wrapper
+        wrapper.generate_kernel_call(KERNEL, ["arg0_1", "arg1_1", "buf0", "x0_numel"],
+                                     device=torch.device("npu", 0), triton=True,
+                                     arg_types=[torch.float32] * 3 + [int])
+        body = IndentedBuffer()
+        for line in wrapper.lines:
+            if isinstance(line, WrapperLine):
+                line.codegen(body)
+            else:
+                body.writeline(line)
+    header = [line for line in wrapper.imports.getvalue().splitlines() if "fastlaunch" in line]
+    return "\n".join(header), body.getvalue()
+
+
 def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
     """Per debug flag of the release's run: the full-entry reason a call site
     bound while it is set gets (each flag set alone, then restored)."""
@@ -250,12 +306,29 @@ def main(version: str, out: str) -> int:
                 stock.run(*_args(i), stream=STREAM)
                 original.append(ar.observe(recorder.events(), [launcher.padding]))
         tuner = _autotuner(th, _binary(gen, case, launcher, kernel), kernel)
+        # The call site as the release's wrapper codegen writes it, run as the
+        # generated module runs it.
+        try:
+            header, body = _kernel_call_code()
+        except TypeError as err:  # the release's codegen against another torch's: reported
+            report["call_site_error"] = f"{type(err).__name__}: {err}"
+            from fastlaunch import codegen
+
+            meta = codegen.metadata(kernel_name=KERNEL, arg_count=4, graph_id="g", index=0,
+                                    abi="npu")
+            site = codegen.emit(kernel_name=KERNEL, call_args="arg0_1, arg1_1, buf0, x0_numel",
+                                stream="raw_stream0", meta=meta, index=0)
+            header = "\n".join([codegen.IMPORT_LINE, *site.header])
+            body = "\n".join(["raw_stream0 = get_raw_stream(0)", *site.body])
+        report["call_site"] = body
+        scope = {KERNEL: tuner, "get_raw_stream": lambda device: STREAM}
+        exec(header, scope)  # generated wrapper code, run as Inductor runs it
+        step = compile(body, "<generated call>", "exec")
         fastlaunch.reset_stats()
-        site = routing.bind({"kernel_name": KERNEL, "abi": "npu", "arg_count": 4,
-                             "callsite_id": "0"}, tuner)
         for i in range(calls):
             recorder.reset()
-            site(*_args(i), stream=STREAM)
+            a0, a1, b0, n = _args(i)
+            exec(step, scope, {"arg0_1": a0, "arg1_1": a1, "buf0": b0, "x0_numel": n})
             planned.append(ar.observe(recorder.events(), [launcher.padding]))
         report["stats"] = fastlaunch.stats()
         report["debug_reasons"] = _debug_reasons(integration, routing, tuner)

@@ -5,9 +5,10 @@ Per release, in a child process (``helpers.npu_release_driver``): the
 wheel's own ``NPUCachingAutotuner`` (built through its ``__init__``), its
 ``TritonCompileResultNpu.make_launcher`` and, where it loads against this
 torch, its wrapper codegen module; triton-ascend 3.2.0's Python package and
-its real generated launcher on the recording CANN runtime. The same five
-calls go through the release's own ``run`` (fastlaunch off) and through a
-fastlaunch call site; every launch must match, and the call site must plan.
+its real generated launcher on the recording CANN runtime. The release's
+wrapper codegen, patched by fastlaunch, writes the kernel's call site; the
+same five calls go through the release's own ``run`` (fastlaunch off) and
+through that generated call site; every launch must match, and it must plan.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ TESTS = Path(__file__).resolve().parents[1]
 # shipped; the others import codegen APIs of their own torch release, and
 # the driver stands in for that module (the call lines are upstream's).
 REAL_CODEGEN = {"2.10.0.post7", "2.11.0.post3", "2.12.0.post3", "2.13.0", "2.14.0"}
+# The release whose kernel-call codegen cannot run under torch 2.13 (its own
+# torch passes other keywords); its call site is bound as the generated line would.
+CODEGEN_SKEW = "2.10.0.post7"
 
 pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler for the recording runtime")
 
@@ -56,6 +60,16 @@ def test_release_plans_and_launches_what_its_own_run_launches(version, triton_pa
     assert report["installed"] is True
     if version in REAL_CODEGEN:
         assert report["codegen"] == "real"
+    if version == CODEGEN_SKEW:
+        # its wrapper's _generate_kernel_call_helper override predates the
+        # inductor_meta keyword torch 2.13's KernelCallLine passes
+        assert "inductor_meta" in report["call_site_error"]
+    else:
+        # the release's wrapper codegen (or, where it cannot load, upstream's
+        # under its class name) wrote the fastlaunch call site that ran
+        assert "call_site_error" not in report
+        assert report["call_site"].splitlines()[-1] == (
+            "_fastlaunch_fn(arg0_1, arg1_1, buf0, x0_numel, stream=raw_stream0)")
     # The first call warms up through the original run; the other four are planned.
     assert report["stats"] == {"fallback.warming_up": 1, "fast": 4, "plan.created": 1}
     # Each torch_npu debug flag the release's run reads sends a call site to it.
