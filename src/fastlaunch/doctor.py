@@ -101,9 +101,10 @@ def main() -> int:
         if name == "npu" and ok:
             extra = f" (launch API: {backends.get('npu').launch_api()})"
         print(f"  {name:<5} {'available' if ok else 'unavailable: ' + why}{extra}")
-    from .backends import torch_accessor
+    from . import torch_build
 
-    print(f"  tensor accessor: {torch_accessor.status()}")
+    for name, shim in torch_build.SHIMS.items():  # built against torch: where from, or why not
+        print(f"  {name}: {importlib.import_module(shim.owner).status()}")
     for line in _npu_lines():
         print(line)
     print("\nintegrations")
