@@ -125,12 +125,12 @@ def lower_priority() -> None:
     os.environ["MAX_JOBS"] = "1"  # torch's extension builder: one compiler job
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
-        # where not permitted, nice 19 below still yields to everyone else
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if hasattr(os, "nice"):
         os.nice(19 - os.nice(0))
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # where not permitted, nice 19 still yields to everyone else
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path) -> None:
