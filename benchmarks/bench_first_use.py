@@ -10,7 +10,8 @@ process, as after an install without torch in the build environment, so the
 accessor is built in the background at idle priority while the program runs.
 Each process compiles ``bench_cuda.launch_bound_model`` and calls it for
 ``--window`` seconds; per-call times are kept per block with their time since
-the process started, so any slowdown while a build runs shows.
+the process started and whether the accessor was loaded yet, so any slowdown
+while a build runs shows.
 
 Usage: python benchmarks/bench_first_use.py --out DIR [--window 20] [--rounds 1]
 """
@@ -40,6 +41,7 @@ def child(window: float, steps: int, started: float) -> dict:
     from bench_cuda import launch_bound_model
 
     import fastlaunch
+    from fastlaunch import _core
 
     x = torch.randn(32, 64, device="cuda")
     w = torch.randn(steps, 64, device="cuda")
@@ -54,7 +56,8 @@ def child(window: float, steps: int, started: float) -> dict:
         for _ in range(20):
             fn(x, w)
         torch.cuda.synchronize()
-        blocks.append((round(time.time() - started, 2), (time.perf_counter() - t0) / 20 * 1e6))
+        blocks.append((round(time.time() - started, 2), (time.perf_counter() - t0) / 20 * 1e6,
+                       _core.has_tensor_accessor()))
     from fastlaunch import torch_build
     from fastlaunch.backends import torch_accessor
 
@@ -96,10 +99,14 @@ def run_variant(variant: str, root: Path, window: float, steps: int) -> dict:
         while Path(f"/proc/{pid}").exists() and time.time() < deadline:
             time.sleep(0.5)
         result["build_done_s"] = time.time() - started
-    per_call = [us for _, us in result["blocks"]]
+    per_call = [us for _, us, _ in result["blocks"]]
     result["us_per_call_median"] = statistics.median(per_call)
     result["us_per_call_first_10s"] = statistics.median(
-        [us for t, us in result["blocks"] if t <= result["first_result_s"] + 10] or per_call)
+        [us for t, us, _ in result["blocks"] if t <= result["first_result_s"] + 10] or per_call)
+    for active in (False, True):  # before and after the accessor was loaded
+        part = [us for _, us, on in result["blocks"] if on is active]
+        result[f"us_per_call_accessor_{'on' if active else 'off'}"] = (
+            statistics.median(part) if part else None)
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
