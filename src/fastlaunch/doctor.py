@@ -104,7 +104,9 @@ def main() -> int:
     from . import torch_build
 
     for name, shim in torch_build.SHIMS.items():  # built against torch: where from, or why not
-        print(f"  {name}: {importlib.import_module(shim.owner).status()}")
+        owner = importlib.import_module(shim.owner)
+        owner.ensure()  # looks for an installed or cached build; never builds
+        print(f"  {name}: {owner.status()}")
     for line in _npu_lines():
         print(line)
     print("\nintegrations")

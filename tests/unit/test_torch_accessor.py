@@ -133,6 +133,16 @@ def test_plan_makers_never_start_a_build(fresh, imports):
     assert torch_build._state("torch_accessor").builder is None and not torch_build._children
 
 
+def test_doctor_row_looks_for_a_build_but_never_starts_one(fresh, capsys):
+    from fastlaunch import doctor
+
+    assert doctor.main() == 0
+    assert (f"  torch_accessor: not built for this torch (looked in "
+            f"{fresh / 'installed' / 'torch_accessor'} and {fresh / 'cache' / 'torch_accessor'}); "
+            "tensor.data_ptr() per tensor\n") in capsys.readouterr().out
+    assert torch_build._state("torch_accessor").builder is None and not torch_build._children
+
+
 def test_no_compiler_and_no_build_is_reported_not_raised(fresh, monkeypatch, caplog):
     monkeypatch.setenv("CXX", "no-such-compiler-fastlaunch")
     with caplog.at_level(logging.INFO, logger="fastlaunch"):
