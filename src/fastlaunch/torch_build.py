@@ -340,8 +340,14 @@ def install_into(root: Path) -> int:
     if not compiler():
         say("fastlaunch: torch shims skipped: no C++ compiler")
         return 0
+    try:
+        keys = {name: key(shim) for name, shim in SHIMS.items()}
+    except Exception as err:  # e.g. a torch that does not import here
+        say(f"fastlaunch: torch shims skipped: torch does not import: {type(err).__name__}: "
+            f"{err}")
+        return 0
     for shim in SHIMS.values():
-        path = root / relative_path(shim, key(shim))
+        path = root / relative_path(shim, keys[shim.name])
         if path.exists():
             continue
         say(f"fastlaunch: building {shim.name} against the installed torch (about 30 s)")

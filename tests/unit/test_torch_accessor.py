@@ -225,6 +225,20 @@ def test_install_step_without_torch_says_why_and_never_fails(monkeypatch, tmp_pa
     assert list((tmp_path / "shims").iterdir()) == []
 
 
+def test_install_step_with_a_torch_that_does_not_import_never_fails(monkeypatch, tmp_path,
+                                                                    capsys):
+    def broken(shim):
+        raise ImportError("libcudart.so.13: cannot open shared object file")
+
+    monkeypatch.setattr(torch_build, "key", broken)
+    monkeypatch.setattr(torch_build, "compiler", lambda: "/usr/bin/c++ g++ 13")
+    assert torch_build.install_into(tmp_path / "shims") == 0
+    assert capsys.readouterr().out == (
+        "fastlaunch: torch shims skipped: torch does not import: ImportError: libcudart.so.13: "
+        "cannot open shared object file\n")
+    assert list((tmp_path / "shims").iterdir()) == []
+
+
 def _call_accessor(capsule, obj):
     """Calls the accessor through the contract of csrc/plan.h, as the core does."""
     get = ctypes.pythonapi.PyCapsule_GetPointer
