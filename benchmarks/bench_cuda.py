@@ -79,6 +79,64 @@ class Capture:
         routing.bind = self._bind
 
 
+class LauncherWatch:
+    """Names what replaced a planned autotuner's launcher, for the result and for
+    a failing assertion: the benchmark step it happened in and the Inductor call
+    that made the new launcher list (the torch frames that called it)."""
+
+    METHODS = ("_make_launchers", "prepare_for_pickle", "precompile", "autotune_to_one_config")
+
+    def __init__(self, autotuner) -> None:
+        self.autotuner = autotuner
+        self.launcher = autotuner.launchers[0]
+        self.step = "compile with fastlaunch"
+        self.events: list[str] = []
+        self._originals: dict = {}
+
+    def at(self, step: str) -> None:
+        """Mark the end of the current step; records it if the launcher changed in it."""
+        current = list(self.autotuner.launchers)
+        if current[:1] != [self.launcher]:
+            spec = bool(current) and hasattr(current[0], routing.SPEC_ATTR)
+            self.events.append(f"launcher replaced during '{self.step}' "
+                               f"({len(current)} launchers, KernelSpec: {spec})")
+            self.launcher = current[0] if current else None
+        self.step = step
+
+    def __enter__(self):
+        import traceback
+
+        from torch._inductor.runtime import triton_heuristics as th
+
+        def wrap(name, original):
+            def spy(tuner, *args, **kwargs):
+                if tuner is not self.autotuner:
+                    return original(tuner, *args, **kwargs)
+                before = list(tuner.launchers)
+                try:
+                    return original(tuner, *args, **kwargs)
+                finally:
+                    if list(tuner.launchers) != before:
+                        frames = [f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                                  for f in traceback.extract_stack()[:-1]
+                                  if "torch" in f.filename][-6:]
+                        self.events.append(f"'{self.step}': CachingAutotuner.{name} set "
+                                           f"{len(tuner.launchers)} launchers, called from "
+                                           + " < ".join(reversed(frames)))
+            return spy
+
+        for name in self.METHODS:
+            self._originals[name] = getattr(th.CachingAutotuner, name)
+            setattr(th.CachingAutotuner, name, wrap(name, self._originals[name]))
+        return self
+
+    def __exit__(self, *exc):
+        from torch._inductor.runtime import triton_heuristics as th
+
+        for name, original in self._originals.items():
+            setattr(th.CachingAutotuner, name, original)
+
+
 def capture_autotuner(fn, args):
     """Compile ``fn`` without fastlaunch and return (autotuner, call args) of its kernel."""
     from torch._inductor.runtime import triton_heuristics as th
@@ -133,16 +191,25 @@ def bench_single_kernel(raw) -> dict:
         fast_site = slot[0]
         assert type(fast_site).__name__ == "FastSite", (type(fast_site),
                                                        fastlaunch.stats(per_site=True))
-    torch._dynamo.reset()
-    integration.uninstall()
-    static_tuner, static_args, stream = capture_autotuner(fn, (a, b, c))
-    torch._dynamo.reset()
-    # Compiled in this process without the FX cache: a compile worker started with the static
-    # launcher on would hand back a statically launchable kernel that the cache bundler refuses.
-    with torch._inductor.config.patch(use_static_cuda_launcher=False, compile_threads=1,
-                                      force_disable_caches=True):
-        triton_tuner, triton_args, _ = capture_autotuner(fn, (a, b, c))
-    integration.install()
+    # The stock builds of the same kernel source, compiled while fastlaunch is not installed,
+    # can make the planned autotuner's launchers again (without a KernelSpec); the router
+    # then describes the new launcher when it plans it (counted plan.described_late).
+    with LauncherWatch(site["autotuner"]) as watch:
+        torch._dynamo.reset()
+        integration.uninstall()
+        watch.at("stock compile, static launcher")
+        static_tuner, static_args, stream = capture_autotuner(fn, (a, b, c))
+        watch.at("stock compile, Triton launcher, caches off")
+        torch._dynamo.reset()
+        # Compiled in this process without the FX cache: a compile worker started with the
+        # static launcher on would hand back a statically launchable kernel that the cache
+        # bundler refuses.
+        with torch._inductor.config.patch(use_static_cuda_launcher=False, compile_threads=1,
+                                          force_disable_caches=True):
+            triton_tuner, triton_args, _ = capture_autotuner(fn, (a, b, c))
+        watch.at("install again")
+        integration.install()
+        watch.at("timed rounds")
     planned = bound.plan
     assert planned is not None, fastlaunch.stats()
     native = planned.plan
@@ -196,13 +263,17 @@ def bench_single_kernel(raw) -> dict:
             results["raw cuLaunchKernel loop"] += raw_block()
         torch.cuda.synchronize()
         counts = fastlaunch.stats()
+        watch.at("end")
     # the two routed rows launched fast every time, or they measured something else
     routed = 2 * ROUNDS * BLOCKS * BLOCK
-    assert counts.get("fast", 0) >= routed, counts
-    assert not any(k.startswith("fallback.") for k in counts), counts
+    why = {"counters": counts, "launcher history": watch.events or "never replaced",
+           "sites": fastlaunch.stats(per_site=True)}
+    assert counts.get("fast", 0) >= routed, why
+    assert not any(k.startswith("fallback.") for k in counts), why
     medians = {k: statistics.median(v) for k, v in results.items()}
     return {"kernel": planned.spec.name, "args": len(args), "us_per_launch": medians,
-            "fast_hits": counts.get("fast", 0),
+            "fast_hits": counts.get("fast", 0), "counters": counts,
+            "launcher_history": watch.events,
             "static_launcher_is_static": bool(getattr(static_launcher, "_is_static", False)),
             "triton_launcher_is_static": bool(getattr(triton_tuner.launchers[0], "_is_static",
                                                       False))}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: ``python -m fastlaunch {demo,doctor,cache,selfcheck}``."""
+"""Command line: ``python -m fastlaunch {build,demo,doctor,cache,selfcheck}``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,23 @@ def _selfcheck(argv: list[str]) -> int:
     return int(module.main(argv))
 
 
+def _build() -> int:
+    """Build the torch shims now (images, CI), so no later process builds them."""
+    import logging
+
+    from . import torch_build
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("fastlaunch").setLevel(logging.INFO)
+    failed = 0
+    for name, shim in torch_build.SHIMS.items():
+        module = importlib.import_module(shim.owner)
+        active = module.ensure(build=True, wait=True)
+        print(f"{name}: {module.status()}")
+        failed += not active and not module.status().startswith("off")
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from . import __version__, caches
 
@@ -28,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Planned launches for Inductor's Triton kernels")
     parser.add_argument("--version", action="version", version=f"fastlaunch {__version__}")
     sub = parser.add_subparsers(dest="command")
+    sub.add_parser("build", help="build the shims compiled against the installed torch now "
+                                 "(otherwise the first process builds them at idle priority)")
     sub.add_parser("demo", help="plan and launch real Inductor kernel signatures on the fake "
                                 "runtime; print layouts, counters and host overhead")
     doctor_parser = sub.add_parser("doctor", help="versions, environment, backends, installed "
@@ -47,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
                                      "the original launcher sends (options: selfcheck --help)")
     args = parser.parse_args(argv)
+    if args.command == "build":
+        return _build()
     if args.command == "demo":
         from . import demo
 

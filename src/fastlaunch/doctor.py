@@ -132,9 +132,12 @@ def main(as_json: bool = False) -> int:
         if name == "npu" and ok:
             extra = f" (launch API: {backends.get('npu').launch_api()})"
         print(f"  {name:<5} {'available' if ok else 'unavailable: ' + why}{extra}")
-    from .backends import torch_accessor
+    from . import torch_build
 
-    print(f"  tensor accessor: {torch_accessor.status()}")
+    for name, shim in torch_build.SHIMS.items():  # built against torch: where from, or why not
+        owner = importlib.import_module(shim.owner)
+        owner.ensure()  # looks for an installed or cached build; never builds
+        print(f"  {name}: {owner.status()}")
     for line in _npu_lines():
         print(line)
     print("\nintegrations")

@@ -58,24 +58,43 @@ def hook_lists(*hooks: object) -> tuple:
     return tuple(found)
 
 
+def attach_spec(describe: Callable[[Any, Any], Any], compile_result: Any,
+                launcher: Any) -> None:
+    """Set the launcher's KernelSpec, or the reason it cannot have one; never raises."""
+    try:
+        spec = describe(compile_result, launcher)
+    except FastLaunchError as err:
+        setattr(launcher, routing.REFUSAL_ATTR, err.reason)
+    except Exception as err:  # never break compilation: stay on the original path
+        log.warning("fastlaunch: cannot describe launcher: %s: %s", type(err).__name__, err)
+        setattr(launcher, routing.REFUSAL_ATTR, "launcher_inspection_error")
+    else:
+        if spec is not None:
+            setattr(launcher, routing.SPEC_ATTR, spec)
+
+
 def wrap_make_launcher(original: Callable, describe: Callable[[Any, Any], Any]) -> Callable:
     """``make_launcher`` that also attaches a KernelSpec (or the refusal) to the launcher."""
     @functools.wraps(original)
     def make_launcher(self):
         launcher = original(self)
-        try:
-            spec = describe(self, launcher)
-        except FastLaunchError as err:
-            setattr(launcher, routing.REFUSAL_ATTR, err.reason)
-        except Exception as err:  # never break compilation: stay on the original path
-            log.warning("fastlaunch: cannot describe launcher: %s: %s", type(err).__name__, err)
-            setattr(launcher, routing.REFUSAL_ATTR, "launcher_inspection_error")
-        else:
-            if spec is not None:
-                setattr(launcher, routing.SPEC_ATTR, spec)
+        attach_spec(describe, self, launcher)
         return launcher
 
     return make_launcher
+
+
+def describe_late(autotuner: Any, launcher: Any, describe: Callable[[Any, Any], Any]) -> bool:
+    """Describe a launcher that was made while fastlaunch was not installed (a
+    compile in between can make an autotuner's launchers again): find the
+    compile result it was made from (the launcher carries its config) and
+    attach as ``make_launcher`` would have. False when there is none."""
+    config = getattr(launcher, "config", None)
+    for result in getattr(autotuner, "compile_results", None) or ():
+        if config is not None and getattr(result, "config", None) is config:
+            attach_spec(describe, result, launcher)
+            return True
+    return False
 
 
 class Integration:

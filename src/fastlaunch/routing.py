@@ -177,9 +177,9 @@ def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
 class BoundLaunch:
     """One call site's router; stands in for ``autotuner.run``."""
 
-    __slots__ = ("__weakref__", "_before_direct", "_direct", "_maybe_full", "_negative", "_probes",
-                 "_profiler", "_ran", "_selected", "_site", "_static_reason", "autotuner",
-                 "backend_for", "call_slot", "metadata")
+    __slots__ = ("__weakref__", "_before_direct", "_describe", "_direct", "_maybe_full",
+                 "_negative", "_probes", "_profiler", "_ran", "_selected", "_site",
+                 "_static_reason", "autotuner", "backend_for", "call_slot", "metadata")
 
     def __init__(self, autotuner: Any, metadata: dict, *,
                  backend_for: Callable[[], Backend] | None = None,
@@ -188,6 +188,7 @@ class BoundLaunch:
                  static_reasons: Sequence[tuple[str, bool]] = (),
                  stock_runs: Sequence[Callable] = (),
                  before_direct: Callable[[], None] | None = None,
+                 describe: Callable[[Any, Any], bool] | None = None,
                  call_slot: list | None = None) -> None:
         self.autotuner = autotuner
         self.call_slot = call_slot
@@ -204,6 +205,9 @@ class BoundLaunch:
         # (negative cache, launch hooks), for what ``run`` sets up per call
         # (e.g. Triton's allocator).
         self._before_direct = before_direct
+        # describe(autotuner, launcher): attaches a KernelSpec to a launcher made
+        # while fastlaunch was not installed (launchers.describe_late)
+        self._describe = describe
         self._selected = (_best_launcher if hasattr(autotuner, "best_launcher")
                           else _single_launcher)
         self._profiler = _profiler_module()
@@ -334,6 +338,10 @@ class BoundLaunch:
         launcher = self._stable_launcher()
         if launcher is None or launcher is self._negative:
             return None
+        if (self._describe is not None and getattr(launcher, SPEC_ATTR, None) is None
+                and getattr(launcher, REFUSAL_ATTR, None) is None
+                and self._describe(self.autotuner, launcher)):
+            counters.count("plan.described_late", self._site)
         try:
             direct = make_planned_launch(self.backend_for(), launcher, self.autotuner,
                                          self.metadata, args)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import fastlaunch
 from fastlaunch import FastLaunchError, config, counters, fakes, routing
+from fastlaunch import launchers as launchers_module
 from fastlaunch.backends.fake import FAIL_STAGES
 from fastlaunch.testing import pack_bytes_reference
 from helpers import profiler
@@ -221,6 +222,83 @@ def test_launcher_without_spec_is_refused(npu_fake):
     call(bound, npu_fake, [launcher])
     call(bound, npu_fake, [launcher])
     assert "plan.refused.launcher_metadata_missing" in fastlaunch.stats()
+
+
+SPEC = fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128))
+
+
+def _replaced_launcher_setup(backend, describe):
+    """A planned call site whose autotuner then makes its launcher again while
+    fastlaunch is not installed (bench_cuda's uninstall / stock compile /
+    install): the new launcher has the same config but no KernelSpec."""
+    result = types.SimpleNamespace(config=object())
+
+    def made(with_spec):
+        launcher = fakes.FakeLauncher(SPEC if with_spec else None)
+        launcher.config = result.config
+        return launcher
+
+    tuner = fakes.FakeAutotuner([made(True)], npu_shaped=False)  # CUDA: launchers[0]
+    tuner.compile_results = [result]
+    bound = routing.bind(META, tuner, describe=describe)
+    first = tuner.launchers[0]
+    call(bound, backend, [first])
+    call(bound, backend, [first])
+    assert bound.plan is not None and bound.plan.launcher is first
+    tuner.launchers = [made(False)]
+    fastlaunch.reset_stats()
+    return bound, tuner, first, result
+
+
+def test_launcher_made_again_without_fastlaunch_is_described_at_promotion(npu_fake):
+    seen = []
+
+    def describe(compile_result, launcher):
+        seen.append((compile_result, launcher))
+        return SPEC
+
+    bound, tuner, first, result = _replaced_launcher_setup(
+        npu_fake, lambda tuner, launcher: launchers_module.describe_late(tuner, launcher,
+                                                                         describe))
+    for _ in range(3):
+        call(bound, npu_fake, [first, tuner.launchers[0]])
+    assert seen == [(result, tuner.launchers[0])]
+    assert getattr(tuner.launchers[0], routing.SPEC_ATTR) is SPEC
+    assert bound.plan is not None and bound.plan.launcher is tuner.launchers[0]
+    assert fastlaunch.stats() == {"plan.invalidated": 1, "plan.described_late": 1,
+                                  "plan.created": 1, "fast": 3}
+
+
+def test_without_a_describer_the_replaced_launcher_is_negative_cached(npu_fake):
+    """What bench_cuda counted on the H200 before routers could describe late."""
+    bound, tuner, first, _ = _replaced_launcher_setup(npu_fake, None)
+    for _ in range(4):
+        call(bound, npu_fake, [first, tuner.launchers[0]])
+    assert fastlaunch.stats() == {"plan.invalidated": 1,
+                                  "plan.refused.launcher_metadata_missing": 1,
+                                  "fallback.warming_up": 1, "fallback.negative_cache": 3}
+
+
+def test_describe_late_without_a_matching_compile_result_leaves_it_refused(npu_fake):
+    bound, tuner, first, _ = _replaced_launcher_setup(
+        npu_fake, lambda tuner, launcher: launchers_module.describe_late(
+            tuner, launcher, lambda result, la: SPEC))
+    tuner.launchers[0].config = object()  # made from a config the autotuner no longer has
+    call(bound, npu_fake, [first, tuner.launchers[0]])
+    assert fastlaunch.stats() == {"plan.invalidated": 1,
+                                  "plan.refused.launcher_metadata_missing": 1,
+                                  "fallback.warming_up": 1}
+
+
+def test_cuda_routers_describe_late_with_the_cuda_describer():
+    pytest.importorskip("torch._inductor.runtime.triton_heuristics")
+    from fastlaunch.backends.cuda import integration
+
+    tuner = fakes.FakeAutotuner([fakes.FakeLauncher(None)])
+    tuner.device_props = types.SimpleNamespace(type="cuda")
+    describe = integration._bind_options(tuner)["describe"]
+    assert describe.func is launchers_module.describe_late
+    assert describe.keywords == {"describe": integration.describe_launcher}
 
 
 def test_callsite_schema_conflict(npu_fake):

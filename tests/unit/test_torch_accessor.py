@@ -1,53 +1,242 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The torch-built tensor accessor: its cache key, its states, and a real
-build that reads a CPU tensor's address and device."""
+"""The torch shims' build helper (fastlaunch.torch_build) and the tensor
+accessor built with it: the key, where a build is looked for and in which
+order, what each outcome logs, that a background build runs at idle
+priority, that concurrent builds take turns, and one real build that reads a
+CPU tensor's address and device."""
 
 from __future__ import annotations
 
 import ctypes
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
 
-from fastlaunch import _core  # noqa: E402
+from fastlaunch import _core, torch_build  # noqa: E402
 from fastlaunch.backends import torch_accessor  # noqa: E402
+
+SHIM = torch_build.SHIMS["torch_accessor"]
 
 
 @pytest.fixture
 def fresh(monkeypatch, tmp_path):
-    """Module state as in a new process, a private cache, and no accessor set."""
-    monkeypatch.setattr(torch_accessor, "_status", "not built yet")
-    monkeypatch.setattr(torch_accessor, "_builder", None)
-    monkeypatch.setattr(torch_accessor, "_target", [])
-    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    """Helper state as in a new process; private installed and cache folders; no accessor."""
+    monkeypatch.setattr(torch_build, "_states", {})
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(torch_build, "installed_root", lambda: tmp_path / "installed")
     monkeypatch.delenv("FASTLAUNCH_TORCH_ACCESSOR", raising=False)
     _core.set_tensor_accessor(None)
     yield tmp_path
     _core.set_tensor_accessor(None)
 
 
-def test_cache_key_covers_torch_version_git_version_and_compiler(monkeypatch):
-    base = torch_accessor.cache_key("g++ 13")
-    assert torch_accessor.cache_key("clang++ 18") != base
+@pytest.fixture
+def imports(monkeypatch):
+    """Records which library the helper imports, without importing it."""
+    seen: list = []
+    monkeypatch.setattr(torch_build, "_import", lambda shim, path, key: seen.append(path) or path)
+    return seen
+
+
+def _place(root, key=None):
+    path = root / torch_build.relative_path(SHIM, key or torch_build.key(SHIM))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    return path
+
+
+def _messages(caplog, level):
+    return [r.getMessage() for r in caplog.records
+            if r.name.startswith("fastlaunch") and r.levelno == level]
+
+
+def test_key_covers_torch_python_and_source_not_the_compiler(monkeypatch, tmp_path):
+    base = torch_build.key(SHIM)
+    monkeypatch.setenv("CXX", "clang++")
+    assert torch_build.key(SHIM) == base  # an install-time build loads without a compiler
     monkeypatch.setattr(torch, "__version__", "9.9.9")
-    assert torch_accessor.cache_key("g++ 13") != base
+    assert torch_build.key(SHIM) != base
     monkeypatch.undo()
     monkeypatch.setattr(torch.version, "git_version", "0" * 40)
-    assert torch_accessor.cache_key("g++ 13") != base
+    assert torch_build.key(SHIM) != base
+    monkeypatch.undo()
+    monkeypatch.setattr(sys, "version", "3.99.0 (other build)")
+    assert torch_build.key(SHIM) != base
+    monkeypatch.undo()
+    source = tmp_path / "shim.cpp"
+    source.write_text(SHIM.path.read_text() + "\n// edited\n")
+    monkeypatch.setattr(torch_build, "PACKAGE", tmp_path)
+    edited = torch_build.Shim(SHIM.name, "shim.cpp", SHIM.switch, SHIM.owner)
+    assert torch_build.key(edited) != base
 
 
-def test_off_by_environment(fresh, monkeypatch):
+def test_off_by_environment(fresh, monkeypatch, caplog, imports):
     monkeypatch.setenv("FASTLAUNCH_TORCH_ACCESSOR", "0")
-    assert torch_accessor.ensure() is False
-    assert torch_accessor.status().startswith("off (FASTLAUNCH_TORCH_ACCESSOR=0)")
-    assert torch_accessor._builder is None
+    _place(fresh / "installed")
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_accessor.ensure(build=True) is False
+    assert torch_accessor.status() == ("off (FASTLAUNCH_TORCH_ACCESSOR=0); tensor.data_ptr() "
+                                       "per tensor")
+    assert _messages(caplog, logging.INFO) == ["fastlaunch: torch_accessor skipped: "
+                                               "FASTLAUNCH_TORCH_ACCESSOR=0"]
+    assert imports == [] and torch_build._state("torch_accessor").builder is None
 
 
-def test_no_compiler_is_reported_not_raised(fresh, monkeypatch):
+def test_installed_build_wins_over_the_cache_and_needs_no_compiler(fresh, monkeypatch, caplog,
+                                                                   imports):
+    installed = _place(fresh / "installed")
+    _place(fresh / "cache")
     monkeypatch.setenv("CXX", "no-such-compiler-fastlaunch")
+    activated = []
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_build.ensure("torch_accessor", activated.append, build=True) is True
+    assert imports == [installed] and activated == [installed]
+    assert torch_build.status("torch_accessor") == (
+        f"active (installed with fastlaunch: {installed})")
+    assert _messages(caplog, logging.INFO) == [
+        f"fastlaunch: torch_accessor loaded (installed with fastlaunch: {installed})"]
+    assert torch_build.ensure("torch_accessor", activated.append) is True
+    assert activated == [installed]  # decided once per process
+
+
+def test_cached_build_when_none_was_installed(fresh, caplog, imports):
+    cached = _place(fresh / "cache")
+    _place(fresh / "installed", key="0" * 16)  # built for another torch: not used
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_build.ensure("torch_accessor", lambda module: None) is True
+    assert imports == [cached]
+    assert _messages(caplog, logging.INFO) == [
+        f"fastlaunch: torch_accessor loaded (cached build: {cached})"]
+
+
+def test_a_library_that_does_not_load_is_reported_and_data_ptr_stays(fresh, caplog):
+    path = _place(fresh / "cache")  # an empty file: not a loadable library
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_accessor.ensure(build=True) is False
+    assert torch_accessor.status().startswith(f"unavailable (cached build {path} does not load: ")
+    assert torch_accessor.status().endswith("; tensor.data_ptr() per tensor")
+    assert len(_messages(caplog, logging.WARNING)) == 1
+    assert torch_build._state("torch_accessor").builder is None  # no rebuild over it
+
+
+def test_plan_makers_never_start_a_build(fresh, imports):
     assert torch_accessor.ensure() is False
-    assert "no C++ compiler (no-such-compiler-fastlaunch not found)" in torch_accessor.status()
+    assert torch_accessor.status().startswith("not built for this torch (looked in "
+                                              f"{fresh / 'installed' / 'torch_accessor'} and ")
+    assert torch_build._state("torch_accessor").builder is None and not torch_build._children
+
+
+def test_doctor_row_looks_for_a_build_but_never_starts_one(fresh, capsys):
+    from fastlaunch import doctor
+
+    assert doctor.main() == 0
+    assert (f"  torch_accessor: not built for this torch (looked in "
+            f"{fresh / 'installed' / 'torch_accessor'} and {fresh / 'cache' / 'torch_accessor'}); "
+            "tensor.data_ptr() per tensor\n") in capsys.readouterr().out
+    assert torch_build._state("torch_accessor").builder is None and not torch_build._children
+
+
+def test_no_compiler_and_no_build_is_reported_not_raised(fresh, monkeypatch, caplog):
+    monkeypatch.setenv("CXX", "no-such-compiler-fastlaunch")
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_accessor.ensure(build=True) is False
+    assert torch_accessor.status().startswith(
+        "unavailable (no C++ compiler: no-such-compiler-fastlaunch not found; not built for "
+        "this torch (looked in ")
+    (warning,) = _messages(caplog, logging.WARNING)
+    assert warning.endswith("`python -m fastlaunch build` where there is one")
+    assert torch_build._state("torch_accessor").builder is None
+
+
+def test_background_build_runs_at_idle_priority(fresh, caplog):
+    """The child lowers its priority before it imports torch; checked, then stopped."""
+    if not torch_build.compiler():
+        pytest.skip("no C++ compiler on this machine")
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_accessor.ensure(build=True) is False  # returns at once
+    state = torch_build._state("torch_accessor")
+    deadline = time.monotonic() + 30
+    child = None
+    while time.monotonic() < deadline:
+        child = torch_build._children.get("torch_accessor")
+        if child is not None and os.sched_getscheduler(child.pid) == os.SCHED_IDLE:
+            break
+        time.sleep(0.005)
+    assert child is not None, state.status
+    try:
+        assert os.sched_getscheduler(child.pid) == os.SCHED_IDLE
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == 19
+        assert torch_accessor.status().startswith(
+            "building in the background at idle priority into "
+            f"{fresh / 'cache' / 'torch_accessor'}")
+        assert f"(child pid {child.pid})" in torch_accessor.status()
+    finally:
+        child.kill()  # the test's own child, before it starts the compiler
+        state.builder.join()
+    assert torch_accessor.status().startswith("unavailable (build failed (exit -9)")
+    (started,) = _messages(caplog, logging.INFO)
+    assert "building in the background at idle priority" in started
+
+
+def _blocked_on_a_lock(child) -> bool:
+    """Whether ``child`` waits for a file lock (a ``->`` line of /proc/locks)."""
+    if child is None:
+        return False
+    with open("/proc/locks") as locks:
+        return any("->" in line and f" {child.pid} " in line for line in locks)
+
+
+def test_concurrent_builds_take_turns(fresh):
+    """A second build of the same library waits for the first and finds it done."""
+    path = fresh / "cache" / torch_build.relative_path(SHIM, torch_build.key(SHIM))
+    path.parent.mkdir(parents=True)
+    import fcntl
+
+    with open(path.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a first build holds the lock
+        result: list = []
+        waiter = threading.Thread(target=lambda: result.append(
+            torch_build.run_build(SHIM, path, idle=False, progress=result.append)))
+        waiter.start()
+        deadline = time.monotonic() + 60
+        while not _blocked_on_a_lock(torch_build._children.get(SHIM.name)):
+            assert time.monotonic() < deadline and waiter.is_alive(), result
+            time.sleep(0.05)
+        path.write_bytes(b"built by the first")
+    waiter.join(timeout=120)
+    assert result == [""] and path.read_bytes() == b"built by the first"
+
+
+def test_install_step_without_torch_says_why_and_never_fails(monkeypatch, tmp_path, capsys):
+    real = torch_build.importlib.util.find_spec
+    monkeypatch.setattr(torch_build.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real(name, *a))
+    assert torch_build.install_into(tmp_path / "shims") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fastlaunch: torch shims skipped: torch is not importable in the "
+                          "build's Python (pip's build isolation, or no torch)")
+    assert list((tmp_path / "shims").iterdir()) == []
+
+
+def test_install_step_with_a_torch_that_does_not_import_never_fails(monkeypatch, tmp_path,
+                                                                    capsys):
+    def broken(shim):
+        raise ImportError("libcudart.so.13: cannot open shared object file")
+
+    monkeypatch.setattr(torch_build, "key", broken)
+    monkeypatch.setattr(torch_build, "compiler", lambda: "/usr/bin/c++ g++ 13")
+    assert torch_build.install_into(tmp_path / "shims") == 0
+    assert capsys.readouterr().out == (
+        "fastlaunch: torch shims skipped: torch does not import: ImportError: libcudart.so.13: "
+        "cannot open shared object file\n")
+    assert list((tmp_path / "shims").iterdir()) == []
 
 
 def _call_accessor(capsule, obj):
@@ -62,35 +251,26 @@ def _call_accessor(capsule, obj):
     return rc, out.value, dtype.value, index.value
 
 
-def test_build_in_background_then_load_from_cache(fresh, monkeypatch):
-    """Builds for real (about a minute): never in the caller, keyed, atomic."""
-    if not torch_accessor.compiler():
+def test_real_build_then_load_from_cache_and_the_build_command(fresh, monkeypatch, caplog):
+    """Builds for real (about a minute), in the foreground because the caller waits."""
+    if not torch_build.compiler():
         pytest.skip("no C++ compiler on this machine: the accessor cannot be built")
-    assert torch_accessor.ensure() is False  # plan makers never start a build
-    assert torch_accessor.status().startswith("not built: no cached build")
-    assert torch_accessor._builder is None
-    assert torch_accessor.ensure(build=True) is False  # returns at once, building meanwhile
-    assert torch_accessor.status().startswith("building in the background")
-    assert torch_accessor.ensure(wait=True), torch_accessor.status()
-    assert torch_accessor.status().startswith("active (")
-    key = torch_accessor.cache_key(torch_accessor.compiler())
-    path = torch_accessor.library_path(key)
-    assert path.exists() and path.parent.parent == fresh / "torch_accessor"
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no leftovers
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert torch_accessor.ensure(build=True, wait=True), torch_accessor.status()
+    path = fresh / "cache" / torch_build.relative_path(SHIM, torch_build.key(SHIM))
+    assert torch_accessor.status() == f"active (built here: {path})"
+    assert sorted(p.name for p in path.parent.iterdir()) == [".lock", path.name]  # no leftovers
+    last = _messages(caplog, logging.INFO)[-1]
+    assert last.startswith("fastlaunch: torch_accessor built in ") and last.endswith(
+        f" s and loaded (built here: {path})")
 
     # a new process (state reset) loads the cached library without building
     _core.set_tensor_accessor(None)
-    monkeypatch.setattr(torch_accessor, "_status", "not built yet")
-    monkeypatch.setattr(torch_accessor, "_builder", None)
-    monkeypatch.setattr(torch_accessor, "_target", [])
+    monkeypatch.setattr(torch_build, "_states", {})
     assert torch_accessor.ensure() is True
-    assert torch_accessor._builder is None
+    assert torch_accessor.status() == f"active (cached build: {path})"
 
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"fastlaunch_torch_accessor_{key}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = torch_build._import(SHIM, path, torch_build.key(SHIM))
     t = torch.arange(6, dtype=torch.float32)[2:]
     assert _call_accessor(module.capsule(), t) == (1, t.data_ptr(), 0, -1)
 
@@ -99,3 +279,10 @@ def test_build_in_background_then_load_from_cache(fresh, monkeypatch):
 
     assert _call_accessor(module.capsule(), t.as_subclass(Sub))[0] == 0
     assert _call_accessor(module.capsule(), 5)[0] == 0
+
+    # `python -m fastlaunch build` finds it (or the install-time build) and exits 0
+    done = subprocess.run([sys.executable, "-m", "fastlaunch", "build"], capture_output=True,
+                          text=True, timeout=300, check=False,
+                          env=dict(os.environ, FASTLAUNCH_CACHE_DIR=str(fresh / "cache")))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("torch_accessor: active ("), done.stdout

@@ -172,7 +172,9 @@ def _bind_options(autotuner: Any) -> dict:
             ("dump_launch_params",
              os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")],
         # DebugAutotuner (profile_bandwidth) or any subclass doing its own work per call
-        "stock_runs": (triton_heuristics.CachingAutotuner.run,)}
+        "stock_runs": (triton_heuristics.CachingAutotuner.run,),
+        # a launcher made again while fastlaunch was not installed (a compile in between)
+        "describe": functools.partial(launchers.describe_late, describe=describe_launcher)}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
     if get_mode is not None:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.

@@ -167,7 +167,8 @@ def _bind_options(autotuner: Any) -> dict:
             # a subclass doing its own work per call (e.g. a debug autotuner) takes the full entry
             "stock_runs": (stock.run,) if stock is not None else (),
             "probes": [("msprof", _core.npu_msprof_collecting)],
-            "maybe_full": _core.npu_msprof_collecting}
+            "maybe_full": _core.npu_msprof_collecting,
+            "describe": functools.partial(launchers.describe_late, describe=describe_launcher)}
 
 
 def _register_profiling_switch() -> None:
