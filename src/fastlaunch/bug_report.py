@@ -76,6 +76,7 @@ def _backends() -> dict[str, str]:
 def collect() -> dict[str, Any]:
     cfg = config.get()
     problems = doctor._import_targets(cfg)  # imports torch as a program would
+    from . import torch_build
     from .backends import torch_accessor
 
     return {
@@ -84,7 +85,7 @@ def collect() -> dict[str, Any]:
                "libc": " ".join(platform.libc_ver())},
         "python": {"version": platform.python_version(), "executable": sys.executable,
                    "implementation": platform.python_implementation()},
-        "compiler": torch_accessor.compiler() or None,
+        "compiler": torch_build.compiler() or None,
         "cmake": _tool("cmake"),
         "ninja": _tool("ninja"),
         "packages": {name: doctor._version(name) for name in PACKAGES},

@@ -219,17 +219,45 @@ def test_run_replaced_on_the_instance_takes_the_full_entry(npu_fake):
     assert len(seen) == 2 and fastlaunch.stats() == {"fallback.run_overridden": 2}
 
 
-@pytest.mark.parametrize(("attr", "value", "reason"), [
-    ("dump_launch_tensors", True, "dump_launch_tensors"),
-    ("_plugins", [object()], "autotuner_plugins"),
-])
-def test_bind_time_features(npu_fake, attr, value, reason):
+def test_bind_time_features(npu_fake):
     launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128)))
     tuner = fakes.FakeAutotuner([launcher])
-    setattr(tuner, attr, value)
+    tuner.dump_launch_tensors = True
     bound = routing.bind(META, tuner)
     calls(bound, npu_fake, launcher, 3)
-    assert tuner.full_entries == 3 and fastlaunch.stats() == {f"fallback.{reason}": 3}
+    assert tuner.full_entries == 3 and fastlaunch.stats() == {"fallback.dump_launch_tensors": 3}
+
+
+class PluginRunAutotuner(fakes.FakeAutotuner):
+    """A run that calls plugin hooks per call, as upstream's (2.13+) does."""
+
+    def run(self, *args, stream, **kwargs):
+        for plugin in self._plugins:
+            plugin.pre_dispatch(self, *args, stream=stream)
+        return super().run(*args, stream=stream, **kwargs)
+
+
+@pytest.mark.parametrize(("tuner_type", "hook", "blocks"), [
+    (PluginRunAutotuner, "pre_dispatch", True),   # run calls it, per call: original path
+    (PluginRunAutotuner, "pre_compile", False),   # no per-call hook (torch_npu 2.13/2.14's)
+    (fakes.FakeAutotuner, "pre_dispatch", False),  # run never calls plugin hooks (torch_npu)
+])
+def test_plugins_block_planning_only_when_run_calls_a_per_call_hook(npu_fake, tuner_type,
+                                                                    hook, blocks):
+    heuristics = pytest.importorskip("torch._inductor.runtime.triton_heuristics")
+    base = getattr(heuristics, "CachingAutotunerPlugin", None)
+    if base is None:
+        pytest.skip("this torch has no CachingAutotunerPlugin (before 2.13)")
+    plugin = type("Plugin", (base,), {hook: lambda self, *a, **k: heuristics.DEFER})()
+    launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 128)))
+    tuner = tuner_type([launcher])
+    tuner._plugins = [plugin]
+    bound = routing.bind(META, tuner)
+    calls(bound, npu_fake, launcher, 3)
+    if blocks:
+        assert tuner.full_entries == 3 and fastlaunch.stats() == {"fallback.autotuner_plugins": 3}
+    else:
+        assert fastlaunch.stats()["fast"] == 2
 
 
 def test_combo_tuning_pending_is_not_stable(npu_fake):
