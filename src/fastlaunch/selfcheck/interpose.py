@@ -55,7 +55,7 @@ class Launch:
     block_dim: int                  # CANN
     flags: int                      # rtKernelLaunchWithFlagV2
     attrs: tuple[tuple[int, str], ...]  # (id, first 16 value bytes as hex)
-    extra: int                      # rt: smDesc; ACL: placeholder count
+    extra: int                      # rt: smDesc
     args: bytes
     params: tuple[tuple[int, int], ...]  # CUDA: (offset, size) per cuFuncGetParamInfo
     problem: str
