@@ -10,7 +10,6 @@ copies, synchronisation, pointer queries or msprof: a test adds those with
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 from pathlib import Path
 
@@ -109,10 +108,6 @@ class FakeCann(Recorder):
 
     def set_pointer_error(self, code: int) -> None:
         self.lib.rec_set_pointer_error(code)
-
-    def set_host_below(self, address: int) -> None:
-        """Addresses below ``address`` read as unregistered host memory."""
-        self.lib.rec_set_host_below(ctypes.c_uint64(address))
 
     def set_ffts_addr(self, address: int) -> None:
         self.lib.rec_set_ffts_addr(address)

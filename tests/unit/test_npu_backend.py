@@ -276,6 +276,17 @@ def test_detection_reads_what_the_generator_renders():
     assert main.scalar_kinds == {"i1", "i8", "i32", "fp32"} and main.checks_pointers
 
 
+def test_doctor_shows_what_was_read_from_the_generator(cann, monkeypatch):
+    found = family.detect(_reader({family.DRIVER: GENERATOR_MAIN, family.LOADER: LOADER}))
+    monkeypatch.setattr(family, "installed", lambda: found)
+    lines = dict(launch_family_report([str(cann["rt"].path)]))
+    assert lines["launch API"].startswith("rtKernelLaunch (SIMT: rtKernelLaunchWithFlagV2, "
+                                          "local memory metadata.shared_mem_dynamic_size)")
+    assert lines["generator"] == ("scalar kinds fp32 i1 i32 i8; tensor address checks on; "
+                                  "switches read: none")
+    assert lines["launch API in CANN"] == "present"
+
+
 def test_detection_refuses_what_it_cannot_read():
     acl = {family.DRIVER: "ret = aclrtLaunchKernelWithHostArgs(func, blockNum, stream",
            family.LOADER: "aclrtBinaryLoadFromData(...); aclrtBinaryGetFunction(h, name, &f)"}
@@ -426,7 +437,7 @@ def test_tensor_addresses_are_checked_before_submission(cann):
         cann["rt"].reset()
         services.reset()
         if fault == "host":
-            services.set_host_below(0x8000)
+            services.host_below(0x8000)
         else:
             services.set_pointer_error(107000)
         with pytest.raises(CallRefused) as err:

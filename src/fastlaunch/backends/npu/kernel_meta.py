@@ -135,10 +135,13 @@ def _has(metadata: Any, name: str) -> bool:
 
 
 def task_name(kernel_name: str, metadata: Any = None) -> str:
-    """``pack_metadata``'s kernel name: the first word of ``metadata.name``
-    (``"<kernel> <mix_mode>"``) when present, cut to its last 49 chars."""
+    """``pack_metadata``'s kernel name, cut to its last 49 chars:
+    ``metadata.kernel_name`` (every branch's compiler sets it), else the first
+    word of ``metadata.name`` (``"<kernel> <mix_mode>"`` on 3.2.0)."""
+    found = field(metadata, "kernel_name", None) if metadata is not None else None
     full = field(metadata, "name", None) if metadata is not None else None
-    base = str(full).split()[0] if full and str(full).split() else str(kernel_name)
+    base = (str(found) if found else str(full).split()[0] if full and str(full).split()
+            else str(kernel_name))
     return base[-TASK_NAME_MAX:] if len(base) > TASK_NAME_MAX else base
 
 

@@ -43,6 +43,7 @@ class Call:
     stream: int = 0x5151
     handle: int = 0xBEEF00
     profiling: int = 0  # 0 off, 1 msprof L0, 2 L0 + L1
+    host_below: int = 0  # addresses below it read as host memory to pointer queries
 
 
 @dataclasses.dataclass
@@ -74,6 +75,7 @@ class Differential:
         """The original launcher's calls, its struct's padding bytes masked."""
         gen = self.generators[which]
         self.recorder.reset()
+        self.recorder.host_below(call.host_below)
         self._profiling(call.profiling)
         error = None
         try:
@@ -101,7 +103,7 @@ class Differential:
             ffts = gen.driver.is_ffts_supported(gen.driver.get_ascend_arch_from_env()) \
                 and not gen.driver.force_disable_ffts()
             meta = kernel_meta.describe(dict(enumerate(case.signature)), dict(case.constants),
-                                        case.metadata(), handle=call.handle,
+                                        gen.metadata(case), handle=call.handle,
                                         kernel_name=case.name, family=detection.family,
                                         ffts=ffts, packed_metadata=gen.packed_metadata(case),
                                         env=case.env())
@@ -117,6 +119,7 @@ class Differential:
 
         rec = self.recorder
         rec.reset()
+        rec.host_below(call.host_below)
         error, full_entry = None, False
         with environment(call.case.env()):
             try:

@@ -18,6 +18,7 @@ import contextlib
 import dataclasses
 import importlib.util
 import os
+import re
 import sys
 import types
 import warnings
@@ -137,9 +138,12 @@ class Case:
     disable_ffts: bool = False       # TRITON_DISABLE_FFTS
     taskqueue: bool = True           # TRITON_ENABLE_TASKQUEUE
 
-    def metadata(self) -> types.SimpleNamespace:
-        """The compiled kernel's metadata, as the generator reads it."""
-        fields = {"name": f"{self.name} {self.mix_mode}", "mix_mode": self.mix_mode,
+    def metadata(self, name_sep: str = " ") -> types.SimpleNamespace:
+        """The compiled kernel's metadata, as the generator reads it; ``name``
+        is ``kernel_name`` + ``name_sep`` + ``mix_mode`` (``name_sep`` None:
+        the kernel name alone), as the tree's compiler writes it."""
+        name = self.name if name_sep is None else f"{self.name}{name_sep}{self.mix_mode}"
+        fields = {"name": name, "kernel_name": self.name, "mix_mode": self.mix_mode,
                   "parallel_mode": self.parallel_mode, "force_simt_only": self.force_simt_only,
                   "compile_on_910_95": self.compile_on_910_95,
                   "shared_mem_dynamic_size": self.shared_mem_dynamic_size,
@@ -172,6 +176,17 @@ def environment(values: Mapping[str, str]) -> Iterator[None]:
                 os.environ[key] = value
 
 
+def _name_separator(compiler: str) -> str | None:
+    """How the tree's compiler builds ``metadata.name`` from the kernel name:
+    + " " + mix_mode (3.2.x, 3.3.x), + "_" + mix_mode (3.5.x), or not at all
+    (main: None)."""
+    found = re.search(r'metadata\["name"\] = metadata\["kernel_name"\]( \+ "(.)" \+)?',
+                      compiler)
+    if found is None or found.group(1) is None:
+        return None if found is not None else " "
+    return found.group(2)
+
+
 class Generator:
     """One triton-ascend tree's generator (``generate_npu_wrapper_src``, or
     ``make_launcher`` on newer branches) and metadata packer."""
@@ -182,6 +197,7 @@ class Generator:
         self._pack = pack_metadata(self.backend_dir)
         self.name = next((n for n in ("generate_npu_wrapper_src", "make_launcher")
                           if callable(getattr(self.driver, n, None))), "")
+        self.name_sep = _name_separator((self.backend_dir / "compiler.py").read_text())
         if not self.name:
             msg = f"{self.backend_dir}/driver.py has no generate_npu_wrapper_src or make_launcher"
             raise Unavailable(msg)
@@ -190,14 +206,18 @@ class Generator:
         signature = dict(enumerate(case.signature))
         with environment(case.env()):
             return getattr(self.driver, self.name)(dict(case.constants), signature,
-                                                   case.metadata())
+                                                   self.metadata(case))
 
     def header(self) -> str:
         with environment({"TRITON_ENABLE_TASKQUEUE": "true"}):  # the superset of includes
             return self.driver.generate_npu_header_src()
 
+    def metadata(self, case: Case) -> types.SimpleNamespace:
+        """The case's metadata as this tree's compiler names the kernel."""
+        return case.metadata(self.name_sep)
+
     def packed_metadata(self, case: Case) -> dict:
-        return self._pack(None, case.metadata())
+        return self._pack(None, self.metadata(case))
 
     def read(self, path: str) -> str | None:
         """A file under the ``triton`` package, for fastlaunch's family detection."""

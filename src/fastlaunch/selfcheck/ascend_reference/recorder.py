@@ -56,6 +56,7 @@ class Recorder:
         self.lib.rec_set_ffts_addr.argtypes = [ctypes.c_uint64]
         self.lib.rec_prof_command.argtypes = [ctypes.c_uint32, ctypes.c_uint64]
         self.lib.rec_pending_name.restype = ctypes.c_char_p
+        self.lib.rec_set_host_below.argtypes = [ctypes.c_uint64]
 
     def reset(self) -> None:
         self.lib.rec_reset()
@@ -71,6 +72,10 @@ class Recorder:
                              e.stream, e.value, e.value2, e.block_dim, e.attr_id, e.attr_value,
                              e.flags, bytes(e.data[:min(e.size, 2048)])))
         return out
+
+    def host_below(self, address: int) -> None:
+        """Pointer queries report addresses below ``address`` as unregistered host memory."""
+        self.lib.rec_set_host_below(address)
 
     def alloc(self, kind: int, size: int, stream: int = 0) -> int:
         return self.lib.rec_alloc(kind, size, stream)
