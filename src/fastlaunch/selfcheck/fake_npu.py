@@ -222,7 +222,8 @@ def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report
     report.checked.append("per launch: API, handle, blockDim, stream, flags and task config, "
                           "argument bytes (the original's struct padding excluded) and size; "
                           "task-queue tasks, workspace and lock allocations and their "
-                          "initialisation copies, synchronisations, FFTS queries")
+                          "initialisation copies, synchronisations, FFTS queries, tensor "
+                          "address queries (aclrtPointerGetAttributes)")
     report.not_checked += [
         "msprof: while it collects, every call takes the original launcher (routing), so no "
         "planned launch exists to compare",

@@ -5,7 +5,7 @@
 // fastlaunch's NPU backend can reach, and logs each call with
 // what the device would have been told: API, handle, block dim, stream,
 // argument bytes, launch config, memory copies, allocations, task names and
-// profiler records. Tests read the log through ascend_reference.py.
+// profiler records. Tests read the log through ascend_reference/recorder.py.
 //
 // Builds for unit tests leave parts out, so that a test can offer the
 // backend exactly the runtime it means: -DREC_WITHOUT_RT drops the launch and
