@@ -454,6 +454,32 @@ def test_tensor_addresses_are_checked_before_submission(cann):
         make(without, family="rt", check_pointers=True)
 
 
+def test_host_tensor_takes_the_original_path_counted_by_reason(cann):
+    """Through the engine: a tensor in host memory on a generator that checks
+    addresses is one refused call (the original launcher runs it), never a launch."""
+    from fastlaunch.selfcheck.ascend_reference import FakeTensor
+
+    backend = backend_for(cann, "rt", family="rt")
+    previous = backends.set_backend("npu", backend)
+    fastlaunch.reset_stats()
+    try:
+        with config.override(enabled=True, backend="npu"):
+            launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 10),
+                                                     check_pointers=True))
+            tuner = fakes.FakeAutotuner([launcher])
+            bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, tuner)
+            device = (FakeTensor(0x9000), 0x2000, 100)
+            for _ in range(3):
+                bound(*device, stream=0x42)
+            cann["services"].host_below(0x8000)
+            bound(FakeTensor(0x1000), 0x2000, 100, stream=0x42)
+    finally:
+        backends.set_backend("npu", previous)
+    assert len(cann["rt"].calls()) == 2 and len(launcher.calls) == 2  # warm-up, host call
+    stats = fastlaunch.stats()
+    assert stats["fast"] == 2 and stats["fallback.host_pointer"] == 1, stats
+
+
 def test_bools_for_pointers_are_addresses_as_getpointer_reads_them(cann):
     """triton-ascend's getPointer takes any int, bools included (PyLong_Check)."""
     backend = backend_for(cann, "rt")
