@@ -345,6 +345,40 @@ def test_fake_npu_suite_passes_on_every_named_tree(ascend_backend, tmp_path, cap
         assert skipped <= {"narrow-scalar-kinds"}, (label, skipped)
 
 
+def test_generator_loader_gives_newer_branches_their_stand_ins(tmp_path):
+    """What release/3.2.x, 3.5.x and main import from a triton build (the cache's
+    default_cache_dir, triton.tools, their own backend_register) loads without
+    one, and sys.modules is left as it was (the real trees: the test above)."""
+    from fastlaunch.selfcheck import ascend_reference as ar
+
+    (tmp_path / "backend_register.py").write_text("registry = {'torch_npu': 'header'}\n")
+    (tmp_path / "utils.py").write_text(textwrap.dedent("""
+        from triton.tools.get_ascend_devices import is_compile_on_910_95
+        from triton.backends.ascend.backend_register import registry
+        backend_policy = None
+    """))
+    (tmp_path / "driver.py").write_text(textwrap.dedent("""
+        from triton.runtime.cache import get_cache_manager, get_dump_manager, default_cache_dir
+        from triton.backends.driver import DriverBase
+        from triton.backends.ascend.utils import is_compile_on_910_95, registry
+        def make_launcher(constants, signature, metadata):
+            return f"{registry['torch_npu']} {is_compile_on_910_95} {metadata.kernel_name}"
+    """))
+    (tmp_path / "compiler.py").write_text(textwrap.dedent("""
+        class AscendBackend:
+            def pack_metadata(self, metadata):
+                return {"kernel_name": metadata.kernel_name}
+    """))
+    before = {n for n in sys.modules if n.split(".")[0] in ("triton", "pybind11")}
+    gen = ar.Generator(tmp_path)
+    assert {n for n in sys.modules if n.split(".")[0] in ("triton", "pybind11")} == before
+    assert gen.name == "make_launcher"
+    assert gen.render(ar.Case(("*fp32",), name="k")) == "header False k"
+    (tmp_path / "utils.py").write_text("from triton.language import core\n")
+    with pytest.raises(ar.Unavailable, match="no stand-in provides"):
+        ar.Generator(tmp_path)
+
+
 def test_planted_packing_bug_fails_naming_kernel_field_and_offset(ascend_backend, tmp_path,
                                                                   capsys, monkeypatch):
     from fastlaunch.backends.npu.backend import NpuBackend
