@@ -262,6 +262,10 @@ def test_reference_launcher_is_the_released_one(diff, launchers):
     assert struct.unpack_from("<Q", bytes.fromhex(launch["args"]))[0] == FFTS
     assert ref.observed["ffts"] == ["rtGetC2cCtrlAddr"]
     assert ref.observed["pointer_checks"] == []  # 3.2.0 does not query addresses
+    fam = detected(diff, "3.2.0")  # what family.detect reads in the wheel: its defaults
+    assert (fam.scalar_kinds, fam.switches, fam.simt_local_memory, fam.checks_pointers,
+            fam.generator) == (kernel_meta.KINDS_3_2, set(kernel_meta.SWITCHES), 216 * 1024,
+                               False, "generate_npu_wrapper_src")
 
 
 @pytest.mark.parametrize("which", TREES)
