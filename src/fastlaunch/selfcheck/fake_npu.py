@@ -167,7 +167,8 @@ def _field_names(diff: ar.Differential, which: str, call: ar.Call) -> list[tuple
 
 
 def check(diff: ar.Differential, case: NpuCase, which: str, launcher: ar.Launcher) -> Outcome:
-    outcome = Outcome(kernel=f"{case.name} [{which}]", launcher=f"triton-ascend {which}",
+    outcome = Outcome(kernel=f"{case.name} [{which}]",
+                      launcher=f"triton-ascend {diff.generators[which].name}",
                       original=[], planned=[], differences=[], planned_used=False)
     ref = diff.reference(which, launcher, case.call)
     got = diff.fastlaunch(which, case.call)
