@@ -37,19 +37,19 @@ uint64_t ReadStream(py::handle stream) {
 NpuLauncher* MakeLauncher(std::shared_ptr<Plan> plan,
                           std::shared_ptr<NpuRuntime> runtime,
                           const std::string& name, uint64_t function,
-                          const std::string& family, bool simt_launch,
-                          uint32_t local_memory, const py::object& submit,
-                          bool taskqueue, uint32_t lock_num, int64_t lock_init,
-                          const py::object& allocator) {
+                          bool simt_launch, uint32_t local_memory,
+                          const py::object& submit, bool taskqueue,
+                          uint32_t lock_num, int64_t lock_init,
+                          const py::object& allocator, bool check_pointers) {
   NpuLaunchOptions o;
   o.name = name;
   o.function = function;
-  o.family = ParseLaunchFamily(family);
   o.simt_launch = simt_launch;
   o.local_memory = local_memory;
   o.taskqueue = taskqueue;
   o.lock_num = lock_num;
   o.lock_init = lock_init;
+  o.check_pointers = check_pointers;
   auto* submit_fn = FromCapsule<void>(submit, cann::kSubmitCapsule, "submit");
   return new NpuLauncher(
       std::move(plan), std::move(runtime), std::move(o),
@@ -63,18 +63,12 @@ NpuLauncher* MakeLauncher(std::shared_ptr<Plan> plan,
 void BindNpu(py::module_& m) {
   py::class_<NpuRuntime, std::shared_ptr<NpuRuntime>>(m, "NpuRuntime")
       .def(py::init<const std::vector<std::string>&>(), py::arg("libraries"))
-      .def_property_readonly("families", &NpuRuntime::families)
       .def_property_readonly("missing", &NpuRuntime::missing)
-      .def("missing_for",
-           [](const NpuRuntime& r, const std::string& family, bool simt) {
-             return r.MissingFor(ParseLaunchFamily(family), simt);
-           },
-           py::arg("family"), py::arg("simt") = false)
-      .def("ffts_address",
-           [](NpuRuntime& r, const std::string& family, int device) {
-             return r.FftsAddress(ParseLaunchFamily(family), device);
-           },
-           py::arg("family"), py::arg("device"));
+      .def_property_readonly(
+          "pointer_query",
+          [](const NpuRuntime& r) { return r.pointer_attributes != nullptr; })
+      .def("missing_for", &NpuRuntime::MissingFor, py::arg("simt") = false)
+      .def("ffts_address", &NpuRuntime::FftsAddress, py::arg("device"));
   m.def("npu_msprof_collecting", &MsprofCollecting,
         "whether msprof's L0/L1 switch is on (the state triton-ascend's "
         "generated launcher reports by)");
@@ -90,18 +84,19 @@ void BindNpu(py::module_& m) {
       "deliver an msprof control command, as msprof does (tests)");
   py::class_<NpuLauncher>(m, "NpuLauncher", py::dynamic_attr())
       .def(py::init(&MakeLauncher), py::arg("plan"), py::arg("runtime"),
-           py::arg("name"), py::arg("function"), py::arg("family"),
+           py::arg("name"), py::arg("function"),
            py::arg("simt_launch") = false, py::arg("local_memory") = 0,
            py::arg("submit") = py::none(), py::arg("taskqueue") = true,
            py::arg("lock_num") = 0, py::arg("lock_init") = 0,
-           py::arg("allocator") = py::none())
+           py::arg("allocator") = py::none(), py::arg("check_pointers") = false)
       .def("__repr__",
            [](const NpuLauncher& l) {
              const auto& o = l.options();
              return "<NpuLauncher " + o.name + " api=" + l.api() +
                     " args=" + std::to_string(l.plan()->size()) + "B " +
                     (l.queued() ? "task-queue" : o.taskqueue ? "inline" : "inline+sync") +
-                    (o.lock_num ? " locks=" + std::to_string(o.lock_num) : "") + ">";
+                    (o.lock_num ? " locks=" + std::to_string(o.lock_num) : "") +
+                    (o.check_pointers ? " pointer-checks" : "") + ">";
            })
       .def_property_readonly("plan", &NpuLauncher::plan)
       .def_property_readonly("api", &NpuLauncher::api)

@@ -2,7 +2,7 @@
 // The few CANN runtime types the NPU launch path passes across the ABI.
 //
 // fastlaunch resolves CANN at run time and builds without it, so these are
-// declared here. tests/unit/test_npu_abi_headers.py compiles them beside the
+// declared here. tests/unit/test_npu_contract.py compiles them beside the
 // real acl/acl_rt.h shipped in the torch-npu wheel and static_asserts every
 // size, offset and enum value.
 #pragma once
@@ -12,36 +12,23 @@
 
 namespace fastlaunch::cann {
 
-// acl/acl_rt.h
-enum LaunchKernelAttrId : int32_t { kAttrDynUbufSize = 2 };
-
-union LaunchKernelAttrValue {
-  uint8_t schem_mode;
-  uint32_t dyn_ubuf_size;
+// acl/acl_rt.h: aclrtPointerGetAttributes, with which newer generated
+// launchers check every tensor address before launching.
+struct PtrAttributes {
+  uint32_t location_id;
+  uint32_t location_type;  // aclrtMemLocationType
+  uint32_t page_size;
   uint32_t rsv[4];
 };
+constexpr uint32_t kMemLocationDevice = 1;
+constexpr uint32_t kMemLocationHostNuma = 4;  // also accepted by the launchers
+using PointerGetAttributes = int (*)(const void* ptr, PtrAttributes* attributes);
 
-struct LaunchKernelAttr {
-  LaunchKernelAttrId id;
-  LaunchKernelAttrValue value;
-};
-
-struct LaunchKernelCfg {
-  LaunchKernelAttr* attrs;
-  size_t num_attrs;
-};
-
-using AclLaunchWithHostArgs = int (*)(void* func, uint32_t block_dim,
-                                      void* stream, LaunchKernelCfg* cfg,
-                                      void* host_args, size_t args_size,
-                                      void* place_holders,
-                                      size_t place_holder_num);
-using AclGetHardwareSyncAddr = int (*)(void** addr);
-
-// runtime (rt) API of older CANN. rtArgsEx_t: CANN 8 declares 32-bit tiling
-// offsets (40 bytes), torch_npu's hacl_rt.h 16-bit ones (32 bytes). Only
-// args (offset 0) and argsSize (offset 16) are set, everything else is zero,
-// so the 40-byte zeroed form reads the same under both declarations.
+// runtime (rt) API, the launch API of every triton-ascend branch. rtArgsEx_t:
+// CANN 8 declares 32-bit tiling offsets (40 bytes), torch_npu's hacl_rt.h
+// 16-bit ones (32 bytes). Only args (offset 0) and argsSize (offset 16) are
+// set, everything else is zero, so the 40-byte zeroed form reads the same
+// under both declarations.
 struct RtArgsEx {
   void* args;
   void* host_input_info;
@@ -79,7 +66,7 @@ using RtKernelLaunchWithFlagV2 = int (*)(const void* stub, uint32_t block_dim,
                                          void* stream, uint32_t flag,
                                          const RtTaskCfgInfo* cfg);
 using RtGetC2cCtrlAddr = int (*)(uint64_t* addr, uint32_t* len);
-// rtMemcpy and aclrtMemcpy share this form; kind 1 is host to device in both.
+// rtMemcpy; kind 1 is host to device.
 using Memcpy = int (*)(void* dst, uint64_t dst_max, const void* src,
                        uint64_t count, int kind);
 constexpr int kMemcpyHostToDevice = 1;

@@ -17,6 +17,9 @@ std::atomic<uint64_t> g_msprof_switch{0};
 std::mutex g_msprof_mutex;
 std::set<void*> g_msprof_registered;
 
+// The steps of a task that can fail; Launch names the one that did.
+enum class Step { None, LockAlloc, LockCopy, Launch };
+
 // One launch. It owns its packed buffer because the task queue runs it
 // later, on another thread, after the Python call has returned.
 struct Task {
@@ -24,7 +27,6 @@ struct Task {
   void* function;
   uint32_t block_dim;
   void* stream;
-  LaunchFamily family;
   bool simt_launch;
   uint32_t local_memory;
   uint32_t lock_num;
@@ -32,19 +34,11 @@ struct Task {
   size_t lock_offset;
   const cann::WorkspaceAllocator* allocator;
   std::vector<uint8_t> args;
+  Step failed = Step::None;
 };
 
 int CallLaunch(const Task& t, uint8_t* args) {
   const NpuRuntime& rt = *t.runtime;
-  if (t.family == LaunchFamily::Acl) {
-    cann::LaunchKernelAttr attr{};
-    cann::LaunchKernelCfg cfg{&attr, 1};
-    attr.id = cann::kAttrDynUbufSize;
-    attr.value.dyn_ubuf_size = t.local_memory;
-    return rt.acl_launch(t.function, t.block_dim, t.stream,
-                         t.simt_launch ? &cfg : nullptr, args, t.args.size(),
-                         nullptr, 0);
-  }
   if (t.simt_launch) {
     cann::RtArgsEx info{};
     info.args = args;
@@ -68,12 +62,16 @@ int RunTask(void* ctx) {
   if (t->lock_num > 0) {
     const uint64_t size = uint64_t{t->lock_num} * sizeof(int64_t);
     void* locks = t->allocator->alloc(size, t->stream, &owner);
-    if (locks == nullptr) return 1;  // what the original's task returns
+    if (locks == nullptr) {
+      t->failed = Step::LockAlloc;
+      return 1;  // what the original's task returns
+    }
     std::vector<int64_t> init(t->lock_num, t->lock_init);
-    int rc = t->runtime->MemcpyFor(t->family)(locks, size, init.data(), size,
-                                              cann::kMemcpyHostToDevice);
+    int rc = t->runtime->rt_memcpy(locks, size, init.data(), size,
+                                   cann::kMemcpyHostToDevice);
     if (rc != 0) {
       t->allocator->release(owner);
+      t->failed = Step::LockCopy;
       return rc;
     }
     if (t->lock_offset != SIZE_MAX) {
@@ -81,6 +79,7 @@ int RunTask(void* ctx) {
     }
   }
   int rc = CallLaunch(*t, t->args.data());
+  if (rc != 0) t->failed = Step::Launch;
   if (owner != nullptr) t->allocator->release(owner);
   return rc;
 }
@@ -98,12 +97,6 @@ void Find(const std::vector<void*>& libs, const char* name, T* out) {
 }
 
 }  // namespace
-
-LaunchFamily ParseLaunchFamily(const std::string& family) {
-  if (family == "rt") return LaunchFamily::Rt;
-  if (family == "acl") return LaunchFamily::Acl;
-  throw InputError("family: got '" + family + "', expected 'rt' or 'acl'");
-}
 
 int MsprofControl(uint32_t ctrl_type, void* data, uint32_t len) {
   // The generated launcher's ProfCtrlHandle: a switch command of type start
@@ -146,15 +139,12 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
                      std::string(why ? why : path + ": unknown dlopen error");
     }
   }
-  Find(handles, "aclrtLaunchKernelWithHostArgs", &acl_launch);
-  Find(handles, "aclrtGetHardwareSyncAddr", &acl_sync_addr);
   Find(handles, "rtKernelLaunch", &rt_launch);
   Find(handles, "rtKernelLaunchWithFlagV2", &rt_launch_v2);
   Find(handles, "rtGetC2cCtrlAddr", &rt_c2c_addr);
   Find(handles, "rtMemcpy", &rt_memcpy);
-  Find(handles, "aclrtMemcpy", &acl_memcpy);
   Find(handles, "rtStreamSynchronize", &rt_stream_sync);
-  Find(handles, "aclrtSynchronizeStream", &acl_stream_sync);
+  Find(handles, "aclrtPointerGetAttributes", &pointer_attributes);
   Find(handles, "aclrtGetDevice", &get_device);
   if (get_device == nullptr) Find(handles, "rtGetDevice", &get_device);
   cann::MsprofRegisterCallback register_cb = nullptr;
@@ -167,26 +157,13 @@ NpuRuntime::NpuRuntime(const std::vector<std::string>& libraries) {
       g_msprof_registered.insert(key);
     }
   }
-  if (acl_launch == nullptr && rt_launch == nullptr) {
-    missing_ = "no CANN launch symbol (aclrtLaunchKernelWithHostArgs or "
-               "rtKernelLaunch) in the loaded libraries";
+  if (rt_launch == nullptr) {
+    missing_ = "no rtKernelLaunch in the loaded CANN libraries";
     if (!load_errors.empty()) missing_ += " (" + load_errors + ")";
   }
 }
 
-std::string NpuRuntime::families() const {
-  std::string out;
-  if (rt_launch != nullptr) out = "rt";
-  if (acl_launch != nullptr) out += out.empty() ? "acl" : ",acl";
-  return out;
-}
-
-std::string NpuRuntime::MissingFor(LaunchFamily family, bool simt) const {
-  if (family == LaunchFamily::Acl) {
-    return acl_launch == nullptr
-               ? "aclrtLaunchKernelWithHostArgs is not in the loaded CANN"
-               : "";
-  }
+std::string NpuRuntime::MissingFor(bool simt) const {
   if (rt_launch == nullptr) return "rtKernelLaunch is not in the loaded CANN";
   if (simt && rt_launch_v2 == nullptr) {
     return "rtKernelLaunchWithFlagV2 (SIMT launch) is not in the loaded CANN";
@@ -194,19 +171,7 @@ std::string NpuRuntime::MissingFor(LaunchFamily family, bool simt) const {
   return "";
 }
 
-cann::Memcpy NpuRuntime::MemcpyFor(LaunchFamily family) const {
-  if (family == LaunchFamily::Acl) return acl_memcpy ? acl_memcpy : rt_memcpy;
-  return rt_memcpy ? rt_memcpy : acl_memcpy;
-}
-
-cann::StreamSynchronize NpuRuntime::SyncFor(LaunchFamily family) const {
-  if (family == LaunchFamily::Acl) {
-    return acl_stream_sync ? acl_stream_sync : rt_stream_sync;
-  }
-  return rt_stream_sync ? rt_stream_sync : acl_stream_sync;
-}
-
-uint64_t NpuRuntime::FftsAddress(LaunchFamily family, int device) {
+uint64_t NpuRuntime::FftsAddress(int device) {
   if (get_device != nullptr) {
     int32_t current = -1;
     int rc = get_device(&current);
@@ -221,34 +186,20 @@ uint64_t NpuRuntime::FftsAddress(LaunchFamily family, int device) {
     }
   }
   std::lock_guard<std::mutex> lock(ffts_mutex_);
-  const auto key = std::make_pair(family, device);
-  auto found = ffts_.find(key);
+  auto found = ffts_.find(device);
   if (found != ffts_.end()) return found->second;
+  if (rt_c2c_addr == nullptr) {
+    throw LaunchError("no FFTS address query (rtGetC2cCtrlAddr) in the loaded "
+                      "CANN libraries");
+  }
   uint64_t addr = 0;
-  const bool use_rt = family == LaunchFamily::Rt
-                          ? rt_c2c_addr != nullptr
-                          : acl_sync_addr == nullptr && rt_c2c_addr != nullptr;
-  if (use_rt) {
-    uint32_t len = 0;
-    int rc = rt_c2c_addr(&addr, &len);
-    if (rc != 0) {
-      throw LaunchError("rtGetC2cCtrlAddr failed with code " +
-                        std::to_string(rc));
-    }
-  } else if (acl_sync_addr != nullptr) {
-    void* p = nullptr;
-    int rc = acl_sync_addr(&p);
-    if (rc != 0) {
-      throw LaunchError("aclrtGetHardwareSyncAddr failed with code " +
-                        std::to_string(rc));
-    }
-    addr = reinterpret_cast<uint64_t>(p);
-  } else {
-    throw LaunchError("no FFTS address query (rtGetC2cCtrlAddr or "
-                      "aclrtGetHardwareSyncAddr) in the loaded CANN libraries");
+  uint32_t len = 0;
+  int rc = rt_c2c_addr(&addr, &len);
+  if (rc != 0) {
+    throw LaunchError("rtGetC2cCtrlAddr failed with code " + std::to_string(rc));
   }
   if (addr == 0) throw LaunchError("the FFTS control address is 0");
-  ffts_[key] = addr;
+  ffts_[device] = addr;
   return addr;
 }
 
@@ -270,8 +221,7 @@ NpuLauncher::NpuLauncher(std::shared_ptr<Plan> plan,
   if (options_.function == 0) {
     throw InputError("function: got 0, expected a kernel handle");
   }
-  std::string missing =
-      runtime_->MissingFor(options_.family, options_.simt_launch);
+  std::string missing = runtime_->MissingFor(options_.simt_launch);
   if (!missing.empty()) throw LaunchError(missing);
   if (options_.lock_num > 0) {
     if (allocator_ == nullptr) {
@@ -279,12 +229,16 @@ NpuLauncher::NpuLauncher(std::shared_ptr<Plan> plan,
                        "(lock_num is " + std::to_string(options_.lock_num) +
                        ")");
     }
-    if (runtime_->MemcpyFor(options_.family) == nullptr) {
-      throw LaunchError("sync-block locks need rtMemcpy or aclrtMemcpy, "
-                        "which the loaded CANN lacks");
+    if (runtime_->rt_memcpy == nullptr) {
+      throw LaunchError("sync-block locks need rtMemcpy, which the loaded CANN "
+                        "lacks");
     }
   }
-  if (!options_.taskqueue && runtime_->SyncFor(options_.family) == nullptr) {
+  if (options_.check_pointers && runtime_->pointer_attributes == nullptr) {
+    throw LaunchError("the generated launcher checks tensor addresses with "
+                      "aclrtPointerGetAttributes, which the loaded CANN lacks");
+  }
+  if (!options_.taskqueue && runtime_->rt_stream_sync == nullptr) {
     throw LaunchError("TRITON_ENABLE_TASKQUEUE is off, and the loaded CANN "
                       "has no stream synchronisation");
   }
@@ -293,10 +247,36 @@ NpuLauncher::NpuLauncher(std::shared_ptr<Plan> plan,
   }
 }
 
-std::string NpuLauncher::api() const {
-  if (options_.family == LaunchFamily::Acl) {
-    return options_.simt_launch ? "acl-dyn-ubuf" : "acl";
+void NpuLauncher::CheckPointers(PyObject* args,
+                                const std::vector<uint8_t>& packed) const {
+  // As the generated getPointer: ints (bools too) and None are not queried,
+  // nor a tensor whose address is 0; a failed query and memory that is
+  // neither device nor host-NUMA raise there before anything is launched.
+  for (const auto& slot : plan_->PointerSlots()) {
+    PyObject* value = PyTuple_GET_ITEM(args, slot.position);
+    if (value == Py_None || PyLong_Check(value)) continue;
+    uint64_t address = 0;
+    std::memcpy(&address, packed.data() + slot.offset, sizeof(address));
+    if (address == 0) continue;
+    cann::PtrAttributes attributes{};
+    const int rc = runtime_->pointer_attributes(
+        reinterpret_cast<const void*>(address), &attributes);
+    if (rc != 0) {
+      throw InputError(slot.label + ": aclrtPointerGetAttributes failed with code " +
+                           std::to_string(rc) + ", expected a device address",
+                       "pointer_query_failed");
+    }
+    if (attributes.location_type != cann::kMemLocationDevice &&
+        attributes.location_type != cann::kMemLocationHostNuma) {
+      throw InputError(slot.label + ": got an address in memory of location type " +
+                           std::to_string(attributes.location_type) +
+                           ", expected device memory (a CPU tensor?)",
+                       "host_pointer");
+    }
   }
+}
+
+std::string NpuLauncher::api() const {
   return options_.simt_launch ? "rt-v2" : "rt";
 }
 
@@ -312,7 +292,6 @@ void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
   task->function = function_;
   task->block_dim = block_dim;
   task->stream = reinterpret_cast<void*>(stream);
-  task->family = options_.family;
   task->simt_launch = options_.simt_launch;
   task->local_memory = options_.local_memory;
   task->lock_num = options_.lock_num;
@@ -320,6 +299,7 @@ void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
   task->lock_offset = lock_offset_;
   task->allocator = allocator_;
   plan_->Pack(args, grid, workspace, sync_lock, &task->args);
+  if (options_.check_pointers) CheckPointers(args, task->args);
   if (queued()) {
     // The queue owns the task from here, also when submission fails.
     int rc = submit_(options_.name.c_str(), RunTask, ReleaseTask,
@@ -331,13 +311,27 @@ void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
     return;
   }
   int rc = RunTask(task.get());
-  if (rc != 0) {
-    throw LaunchError(api() + " launch of " + options_.name +
-                      " failed with code " + std::to_string(rc));
+  switch (task->failed) {
+    case Step::None:
+      break;
+    // Nothing was launched: the call can still take the original path.
+    case Step::LockAlloc:
+      throw InputError("sync-block lock allocation (" +
+                           std::to_string(options_.lock_num) + " locks) for " +
+                           options_.name + " failed; nothing was launched",
+                       "lock_alloc_failed");
+    case Step::LockCopy:
+      throw InputError("rtMemcpy of the sync-block locks' initial values for " +
+                           options_.name + " failed with code " +
+                           std::to_string(rc) + "; nothing was launched",
+                       "lock_copy_failed");
+    case Step::Launch:
+      throw LaunchError(api() + " launch of " + options_.name +
+                        " failed with code " + std::to_string(rc));
   }
   if (!options_.taskqueue) {
     // The original's inline form: launch, then wait for the stream.
-    rc = runtime_->SyncFor(options_.family)(task->stream);
+    rc = runtime_->rt_stream_sync(task->stream);
     if (rc != 0) {
       throw LaunchError("stream synchronisation after " + options_.name +
                         " failed with code " + std::to_string(rc));

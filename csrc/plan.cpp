@@ -238,12 +238,14 @@ void CheckDeviceAttribute(const ArgSlot& slot, PyObject* value,
   }
 }
 
+// A pointer slot's address. `bool_address`: a bool is the address 0 or 1, as
+// triton-ascend's getPointer reads any int (cuda keeps refusing it).
 uint64_t PointerValue(const ArgSlot& slot, PyObject* value,
-                      const std::optional<std::array<int32_t, 2>>& want) {
+                      const std::optional<std::array<int32_t, 2>>& want, bool bool_address) {
   static const char* kExpected = "a tensor, an int address or None";
   if (value == Py_None) return 0;
   PyObject* address = nullptr;
-  if (PyLong_Check(value) && !PyBool_Check(value)) {
+  if (PyLong_Check(value) && (bool_address || !PyBool_Check(value))) {
     address = value;
     Py_INCREF(address);
   } else if (!PyFloat_Check(value) && !PyBool_Check(value)) {
@@ -650,7 +652,7 @@ uint16_t DoubleToHalfBits(double value, const std::string& label) {
 
 void Plan::WriteValue(const ArgSlot& slot, PyObject* value, uint8_t* dst) const {
   if (slot.store == Store::Ptr) {
-    uint64_t p = PointerValue(slot, value, expected_device_);
+    uint64_t p = PointerValue(slot, value, expected_device_, abi_ == Abi::Npu);
     std::memcpy(dst, &p, 8);
     return;
   }
@@ -788,6 +790,11 @@ Plan::Plan(const PlanOptions& options)
   template_.assign(size_, 0);
   if (ffts_offset_ != SIZE_MAX) {
     std::memcpy(template_.data() + ffts_offset_, &options.ffts_addr, 8);
+  }
+  for (size_t i = 0; i < runtime_arg_count_; ++i) {
+    if (slots_[i].kind == Kind::Ptr) {
+      pointer_slots_.push_back({slots_[i].offset, positions_[i], slots_[i].label});
+    }
   }
   const size_t n_fixed = sig.size() - runtime_arg_count_;
   PyObject* fixed = options.fixed_args;

@@ -97,6 +97,14 @@ struct ArgSlot {
   std::string label;  // "arg 2 'xnumel' (i32)", used in error messages
 };
 
+// A pointer argument passed per call: where its address is packed and where
+// its value sits in the per-call tuple.
+struct PointerSlot {
+  size_t offset;
+  size_t position;
+  std::string label;
+};
+
 struct PlanOptions {
   Abi abi = Abi::Npu;
   std::vector<std::string> signature;  // Triton types, constexprs removed
@@ -131,6 +139,7 @@ class Plan {
   const std::vector<Field>& fields() const { return fields_; }
   bool has_static_grid() const { return has_static_grid_; }
   bool has_hidden_slots() const { return sync_lock_offset_ != SIZE_MAX; }
+  const std::vector<PointerSlot>& PointerSlots() const { return pointer_slots_; }
 
   // Validates a grid for this ABI. NPU: returns blockDim (product). CUDA:
   // returns 0 when any dimension is zero (nothing to launch), else 1.
@@ -161,6 +170,7 @@ class Plan {
   Abi abi_;
   std::vector<Field> fields_;
   std::vector<ArgSlot> slots_;
+  std::vector<PointerSlot> pointer_slots_;
   size_t end_ = 0;
   size_t max_align_ = 1;
   size_t size_ = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // fastlaunch selfcheck: an LD_PRELOAD interposition layer for the runtime
-// launch entry points (CUDA driver, CANN rt and ACL).
+// launch entry points (CUDA driver and the CANN runtime's rt launches).
 //
 // Launchers reach these entry points three ways, and each is caught:
 //  * linked directly (triton-ascend's launcher links the CANN runtime): the
@@ -20,9 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
-// CANN's launch types and entry points: the C stand-ins for CANN's headers in
-// fastlaunch/selfcheck/cann_recorder/include (CMake puts them on the path).
-#include "acl/acl.h"
+// CANN's launch types and entry points: the C stand-in for CANN's header in
+// fastlaunch/selfcheck/cann_recorder/include (CMake puts it on the path).
 #include "runtime/runtime/rt.h"
 
 #define FL_MAX_RECORDS 512
@@ -45,10 +44,10 @@ typedef struct {
   uint32_t shared_bytes;
   uint32_t block_dim;       // CANN: blockDim (number of blocks)
   uint32_t flags;           // rtKernelLaunchWithFlagV2 flag
-  uint32_t n_attrs;         // launch attributes (CUDA Ex, ACL cfg) or 1 for an rt cfg
+  uint32_t n_attrs;         // launch attributes (CUDA Ex) or 1 for an rt cfg
   uint32_t attr_ids[FL_MAX_ATTRS];
   uint64_t attr_values[FL_MAX_ATTRS][2];  // the first 16 bytes of each value
-  uint64_t extra;           // rt: smDesc; ACL: placeholder count
+  uint64_t extra;           // rt: smDesc
   uint32_t args_size;       // bytes the call carried
   uint32_t n_params;        // CUDA: parameters per cuFuncGetParamInfo
   uint32_t param_offset[FL_MAX_PARAMS];
@@ -346,16 +345,13 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
   return rc;
 }
 
-// ---- CANN runtime (rt) and ACL ---------------------------------------------------
+// ---- CANN runtime (rt) ------------------------------------------------------------
 typedef int (*rt_launch_fn)(const void*, uint32_t, void*, uint32_t, void*, void*);
 typedef int (*rt_launch_v2_fn)(const void*, uint32_t, rtArgsEx_t*, void*, void*, uint32_t,
                                const rtTaskCfgInfo_t*);
-typedef int (*acl_launch_fn)(void*, uint32_t, void*, aclrtLaunchKernelCfg*, void*, size_t,
-                             aclrtPlaceHolderInfo*, size_t);
 
 static rt_launch_fn fwd_rt = NULL;
 static rt_launch_v2_fn fwd_rt_v2 = NULL;
-static acl_launch_fn fwd_acl = NULL;
 
 __attribute__((visibility("default"))) int rtKernelLaunch(const void* stub, uint32_t block_dim,
                                                          void* args, uint32_t size,
@@ -407,38 +403,6 @@ __attribute__((visibility("default"))) int rtKernelLaunchWithFlagV2(
   return rc;
 }
 
-__attribute__((visibility("default"))) int aclrtLaunchKernelWithHostArgs(
-    void* func, uint32_t block_dim, void* stream, aclrtLaunchKernelCfg* cfg, void* host_args,
-    size_t size, aclrtPlaceHolderInfo* holders, size_t n_holders) {
-  fl_record* r = begin("aclrtLaunchKernelWithHostArgs");
-  if (r != NULL) {
-    r->handle = (uint64_t)(uintptr_t)func;
-    r->block_dim = block_dim;
-    r->stream = (uint64_t)(uintptr_t)stream;
-    r->extra = (uint64_t)n_holders;
-    if (cfg != NULL) {
-      r->n_attrs = (uint32_t)cfg->numAttrs;
-      for (size_t i = 0; i < cfg->numAttrs && i < FL_MAX_ATTRS; ++i) {
-        r->attr_ids[i] = (uint32_t)cfg->attrs[i].id;
-        memcpy(r->attr_values[i], cfg->attrs[i].value.rsv, sizeof r->attr_values[i]);
-      }
-    }
-    keep_args(r, host_args, size);
-  }
-  int rc = 0;
-  if (r == NULL || mode == FL_FORWARD) {
-    if (fwd_acl == NULL) {
-      fwd_acl = (acl_launch_fn)next_symbol("libascendcl.so", "aclrtLaunchKernelWithHostArgs");
-    }
-    rc = fwd_acl != NULL ? fwd_acl(func, block_dim, stream, cfg, host_args, size, holders,
-                                   n_holders)
-                         : 507899;
-    if (fwd_acl == NULL && r != NULL) r->problem = FL_NO_FORWARD;
-  }
-  if (r != NULL) r->rc = rc;
-  return rc;
-}
-
 // ---- dlsym ------------------------------------------------------------------------
 static void* swap(const char* name, void* real) {
   void* ours = swap_cuda(name, real, 0);
@@ -459,10 +423,6 @@ static void* swap(const char* name, void* real) {
     if (real != (void*)rtKernelLaunchWithFlagV2) fwd_rt_v2 = (rt_launch_v2_fn)real;
     return (void*)rtKernelLaunchWithFlagV2;
   }
-  if (strcmp(name, "aclrtLaunchKernelWithHostArgs") == 0) {
-    if (real != (void*)aclrtLaunchKernelWithHostArgs) fwd_acl = (acl_launch_fn)real;
-    return (void*)aclrtLaunchKernelWithHostArgs;
-  }
   return NULL;
 }
 
@@ -470,8 +430,8 @@ static int interesting(const char* name) {
   static const char* names[] = {"cuLaunchKernel", "cuLaunchKernel_ptsz", "cuLaunchKernelEx",
                                 "cuLaunchKernelEx_ptsz", "cuGetProcAddress",
                                 "cuGetProcAddress_v2", "rtKernelLaunch",
-                                "rtKernelLaunchWithFlagV2", "aclrtLaunchKernelWithHostArgs", NULL};
-  if (name[0] != 'c' && name[0] != 'r' && name[0] != 'a') return 0;
+                                "rtKernelLaunchWithFlagV2", NULL};
+  if (name[0] != 'c' && name[0] != 'r') return 0;
   for (int i = 0; names[i] != NULL; ++i) {
     if (strcmp(name, names[i]) == 0) return 1;
   }

@@ -259,12 +259,14 @@ def _check_device(label: str, value: object, want: tuple[int, int]) -> None:
 
 
 def pointer_value(label: str, value: object,
-                  expected_device: tuple[int, int] | None = None) -> int:
-    """tensor -> data_ptr(); int -> the address; None -> 0."""
+                  expected_device: tuple[int, int] | None = None,
+                  bool_address: bool = False) -> int:
+    """tensor -> data_ptr(); int -> the address; None -> 0. ``bool_address``
+    (npu): a bool is the address 0 or 1, as triton-ascend's getPointer reads it."""
     expected = "a tensor, an int address or None"
     if value is None:
         return 0
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and (bool_address or not isinstance(value, bool)):
         address = operator.index(value)
     elif not isinstance(value, (float, bool)):
         if expected_device is not None:
@@ -393,7 +395,8 @@ def encode(abi: str, type_name: str, value: object, label: str = "value",
     code = _store(abi, type_name)
     kind = kind_of(type_name)
     if kind == "ptr":
-        return struct.pack("<Q", pointer_value(label, value, expected_device))
+        return struct.pack("<Q", pointer_value(label, value, expected_device,
+                                               bool_address=abi == "npu"))
     if abi == "npu":
         return getargs_value(label, NPU_GETARGS[kind], value)
     if code in _INT_RANGE:

@@ -48,7 +48,7 @@ KERNELS = (
     DemoKernel("triton_poi_fused_gather_3", "npu", ("*fp32", "*i64", "*fp32", "i32"),
                ("in_ptr0", "in_ptr1", "out_ptr0", "xnumel"), (0x80000, 0x90000, 0xA0000, 1000),
                lambda *a: (math.ceil(a[3] / 128), 1, 1),
-               options={"simt": True, "pure_simt": True, "dyn_ubuf_size": 122880},
+               options={"simt": True, "pure_simt": True, "local_memory": 122880},
                note="pure-SIMT: no sync-lock / workspace slots"),
 )
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The selfcheck's recording CANN runtime, built for unit tests with one launch family.
+"""The selfcheck's recording CANN runtime, built for unit tests in parts.
 
-``build("acl")`` / ``build("rt")`` export that family's launch and FFTS symbols
-and nothing else (no copies, synchronisation or msprof: a test adds those with
+``build("rt")`` exports the launch and FFTS symbols and nothing else (no
+copies, synchronisation, pointer queries or msprof: a test adds those with
 ``build("services")``), so a test offers the backend exactly the runtime it means.
 ``FakeCann`` reads the log as launch calls; its task queue holds tasks until
 ``run_pending()``, as torch_npu's does until its worker runs them.
@@ -21,10 +21,9 @@ from fastlaunch.selfcheck.ascend_reference import (
     build_recorder,
 )
 
-LAUNCH_APIS = {"aclrtLaunchKernelWithHostArgs": "acl", "rtKernelLaunch": "rt",
-               "rtKernelLaunchWithFlagV2": "rt-v2"}
-COPY_APIS = ("rtMemcpy", "aclrtMemcpy")
-SYNC_APIS = ("rtStreamSynchronize", "aclrtSynchronizeStream")
+LAUNCH_APIS = {"rtKernelLaunch": "rt", "rtKernelLaunchWithFlagV2": "rt-v2"}
+COPY_APIS = ("rtMemcpy",)
+SYNC_APIS = ("rtStreamSynchronize",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +41,7 @@ class Call:
 
 
 def build(part: str, directory: Path) -> Path:
-    """The runtime with only ``part`` ("acl", "rt" or "services") in ``directory``."""
+    """The runtime with only ``part`` ("rt" or "services") in ``directory``."""
     return build_recorder(directory, without=[p for p in RECORDER_PARTS if p != part])
 
 
@@ -51,13 +50,9 @@ def _signed(value: int) -> int:
 
 
 def _unexpected(event: Event) -> bool:
-    """Launch inputs fastlaunch never sets (placeholders, sm descriptors, tiling,
-    flags, more than the one UB-size attribute): a launch with any is a bug."""
-    if event.value2:
-        return True
-    if event.api == "rtKernelLaunchWithFlagV2":
-        return event.flags != 0
-    return event.api == "aclrtLaunchKernelWithHostArgs" and event.flags > 1
+    """Launch inputs fastlaunch never sets (sm descriptors, tiling, flags, task
+    config fields other than the local memory size): a launch with any is a bug."""
+    return bool(event.value2) or (event.api == "rtKernelLaunchWithFlagV2" and event.flags != 0)
 
 
 class FakeCann(Recorder):
@@ -107,6 +102,12 @@ class FakeCann(Recorder):
 
     def set_submit_error(self, code: int) -> None:
         self.lib.rec_set_submit_error(code)
+
+    def set_copy_error(self, code: int) -> None:
+        self.lib.rec_set_copy_error(code)
+
+    def set_pointer_error(self, code: int) -> None:
+        self.lib.rec_set_pointer_error(code)
 
     def set_ffts_addr(self, address: int) -> None:
         self.lib.rec_set_ffts_addr(address)

@@ -28,6 +28,18 @@ from fastlaunch import config
 TRITON_ASCEND = "3.2.0"
 # Files of triton-ascend's backend the reference launcher needs.
 ASCEND_BACKEND = ("driver.py", "utils.py", "compiler.py", "npu_utils.cpp")
+# Further triton-ascend source trees (their backend folders), "label=path" or
+# "path" entries separated by ":": release branches and main, which have no wheel.
+TREES_ENV = "FASTLAUNCH_TRITON_ASCEND_TREES"
+
+
+def triton_ascend_trees() -> dict[str, str]:
+    """label -> backend folder of each tree named in ``FASTLAUNCH_TRITON_ASCEND_TREES``."""
+    out = {}
+    for entry in filter(None, os.environ.get(TREES_ENV, "").split(":")):
+        label, _, path = entry.rpartition("=")
+        out[label or path] = path
+    return out
 
 
 def cache_dir() -> Path:

@@ -232,7 +232,7 @@ def cann(tmp_path_factory):
 
     if cc() is None:
         pytest.skip("no C compiler to build the fake CANN")
-    return FakeCann(build("acl", tmp_path_factory.mktemp("acl")))
+    return FakeCann(build("rt", tmp_path_factory.mktemp("rt")))
 
 
 @pytest.fixture
@@ -240,7 +240,7 @@ def npu(cann):
     from fastlaunch.backends.npu import NpuBackend
 
     cann.reset()
-    backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="acl")
+    backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="rt")
     previous = backends.set_backend("npu", backend)
     fastlaunch.reset_stats()
     with profiler.fake_profiler(), config.override(enabled=True, backend="npu", strict=False):

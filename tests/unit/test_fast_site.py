@@ -25,7 +25,7 @@ ARGS = (0x1000, 0x2000, 1000)
 
 @pytest.fixture(scope="module")
 def cann(tmp_path_factory):
-    return FakeCann(build("acl", tmp_path_factory.mktemp("acl")))
+    return FakeCann(build("rt", tmp_path_factory.mktemp("rt")))
 
 
 class Site:
@@ -36,7 +36,7 @@ class Site:
         cann.reset()
         self.args = args
         self.cann = cann
-        self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="acl")
+        self.backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="rt")
         backends.set_backend("npu", self.backend)
         spec = fakes.spec("k", signature, grid=grid or fakes.ceil_grid(2, 100), hooks=hooks,
                           ffts=True)

@@ -56,7 +56,7 @@ class Counting:
 
 @pytest.fixture(scope="module")
 def cann(tmp_path_factory):
-    return FakeCann(build("acl", tmp_path_factory.mktemp("fuzz")))
+    return FakeCann(build("rt", tmp_path_factory.mktemp("fuzz")))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -66,7 +66,7 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
     signature = ["*fp32", "i32", "fp32"]
     runtime = _core.NpuRuntime([str(cann.path)])
     plan = _core.Plan("npu", signature, expected_device=(20, 0))
-    native = _core.NpuLauncher(plan, runtime, "k", 0xBEEF, "acl")
+    native = _core.NpuLauncher(plan, runtime, "k", 0xBEEF)
     planned, other = object(), object()
     tuner = types.SimpleNamespace(best_launcher=planned)
     profiler = types.SimpleNamespace(_is_profiler_enabled=False)

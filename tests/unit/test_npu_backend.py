@@ -34,9 +34,9 @@ FFTS = 0xFF75000000
 
 @pytest.fixture(scope="module")
 def libs(tmp_path_factory):
-    """One runtime per launch family, and one with copies, synchronisation and msprof."""
+    """The launch runtime, and one with copies, synchronisation, pointer queries and msprof."""
     folder = tmp_path_factory.mktemp("cann")
-    return {part: FakeCann(build(part, folder)) for part in ("acl", "rt", "services")}
+    return {part: FakeCann(build(part, folder)) for part in ("rt", "services")}
 
 
 @pytest.fixture
@@ -60,54 +60,68 @@ def make(backend, **options):
 # ---------------------------------------------------------------- the launch API
 
 
-@pytest.mark.parametrize("fam", ["rt", "acl"])
-def test_api_follows_the_family_not_the_exported_symbols(cann, fam):
-    """Both families' symbols are loaded; the plan uses the one triton-ascend made."""
-    backend = backend_for(cann, "acl", "rt")
-    plan = make(backend, family=fam)
-    assert plan.api == fam and f"api={fam}" in repr(plan)
+def test_plan_launches_the_stub_with_rt_kernel_launch(cann):
+    backend = backend_for(cann, "rt")
+    plan = make(backend, family="rt")
+    assert plan.api == "rt" and "api=rt" in repr(plan)
     backend.launch(plan, 0x55, (10, 1, 1), ARGS)
-    other = "acl" if fam == "rt" else "rt"
-    (call,) = cann[fam].calls()
-    assert cann[other].calls() == []
-    assert (call.api, call.func, call.block_dim, call.stream) == (fam, 0xBEEF, 10, 0x55)
+    (call,) = cann["rt"].calls()
+    assert (call.api, call.func, call.block_dim, call.stream) == ("rt", 0xBEEF, 10, 0x55)
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (10, 1, 1))
-    assert fam in backend.plan_summary(plan)
+    assert "rt family" in backend.plan_summary(plan)
 
 
-def test_family_absent_from_cann_refuses_the_plan(cann):
+def test_launch_api_absent_from_cann_refuses_the_plan(cann):
     with pytest.raises(PlanUnavailable) as info:
-        make(backend_for(cann, "acl"), family="rt")
+        make(backend_for(cann), family="rt")
     assert info.value.reason == "launch_api_unavailable" and "rtKernelLaunch" in info.value.detail
 
 
-def test_undecidable_family_refuses_the_plan(cann, monkeypatch):
+def test_unknown_loader_refuses_the_plan(cann, monkeypatch):
     monkeypatch.setattr(family, "installed", lambda: family.Detection(
-        None, "launch_family_mismatch", "loader makes rt handles, launcher calls acl"))
+        None, "launch_family_unknown", "loader does not register rtFunctionRegister stubs"))
     with pytest.raises(PlanUnavailable) as info:
-        make(backend_for(cann, "acl", "rt"))
-    assert info.value.reason == "launch_family_mismatch"
-    lines = dict(launch_family_report([str(cann["acl"].path)]))
-    assert lines["launch API"].startswith("none: plans refused (launch_family_mismatch")
+        make(backend_for(cann, "rt"))
+    assert info.value.reason == "launch_family_unknown"
+    lines = dict(launch_family_report([str(cann["rt"].path)]))
+    assert lines["launch API"].startswith("none: plans refused (launch_family_unknown")
 
 
 def test_backend_family_applies_to_specs_without_one(cann):
-    plan = make(backend_for(cann, "acl", "rt", family="rt"))
+    plan = make(backend_for(cann, "rt", family="rt"))
     assert plan.api == "rt"
 
 
-@pytest.mark.parametrize(("fam", "api", "attr"), [("rt", "rt-v2", 2), ("acl", "acl", 2)])
-def test_simt_launch_passes_local_memory(cann, fam, api, attr):
-    backend = backend_for(cann, "acl", "rt")
-    plan = make(backend, family=fam, simt=True, simt_launch=True, local_memory=216 * 1024)
+def test_only_the_rt_family_exists():
+    """No triton-ascend branch launches anything but rtFunctionRegister stubs."""
+    with pytest.raises(ValueError, match="expected None or 'rt'"):
+        NpuBackend(libraries=[], family="acl")
+    with pytest.raises(ValueError, match="expected 'rt'"):
+        kernel_meta.LaunchFamily("acl")
+
+
+def test_simt_launch_passes_local_memory(cann):
+    backend = backend_for(cann, "rt")
+    plan = make(backend, family="rt", simt=True, simt_launch=True, local_memory=216 * 1024)
     backend.launch(plan, 3, (2, 1, 1), ARGS)
-    (call,) = cann[fam].calls()
-    assert (call.api, call.attr_id, call.attr_value) == (api, attr, 221184)
-    plain = make(backend, family=fam, simt=True, simt_launch=False, local_memory=0)
-    cann[fam].reset()
+    (call,) = cann["rt"].calls()
+    assert (call.api, call.attr_id, call.attr_value) == ("rt-v2", 2, 221184)
+    plain = make(backend, family="rt", simt=True, simt_launch=False, local_memory=0)
+    cann["rt"].reset()
     backend.launch(plain, 3, (2, 1, 1), ARGS)
-    (call,) = cann[fam].calls()
-    assert (call.api, call.attr_id) == (fam, -1)
+    (call,) = cann["rt"].calls()
+    assert (call.api, call.attr_id) == ("rt", -1)
+
+
+def test_libraries_given_as_one_path_are_one_library(cann):
+    """A str is one library, not one per letter; anything else names the field."""
+    path = str(cann["rt"].path)
+    assert NpuBackend(libraries=path, queue="inline").libraries == (path,)
+    assert NpuBackend(libraries=[path], queue="inline").libraries == (path,)
+    for bad in (b"x.so", 5, ["x.so", 3]):
+        with pytest.raises(TypeError, match=r"NpuBackend\.libraries: got .*expected a library "
+                                            r"path \(str\) or a sequence of paths"):
+            NpuBackend(libraries=bad, queue="inline")
 
 
 # ---------------------------------------------------------------- kernel_meta rules
@@ -177,6 +191,38 @@ def test_unrenderable_types_are_refused_like_the_generator():
             meta({0: "*fp32", 1: ty})
 
 
+def test_narrow_kinds_are_planned_where_the_generator_renders_them():
+    newer = dataclasses_replace(kernel_meta.RT_3_2, scalar_kinds=frozenset(
+        kernel_meta.PACKER_FORMATS))
+    m = kernel_meta.describe({0: "*fp32", 1: "i8", 2: "u16", 3: "constexpr", 4: "u1"}, {},
+                             {"name": "k aiv"}, handle=1, kernel_name="k", family=newer,
+                             ffts=False)
+    assert m.signature == ("*fp32", "i8", "u16", "u1") and m.indices == (0, 1, 2, 4)
+    with pytest.raises(kernel_meta.KernelMetaError) as info:
+        kernel_meta.describe({0: ("i32", "i32")}, {}, {"name": "k aiv"}, handle=1,
+                             kernel_name="k", family=newer, ffts=False)
+    assert info.value.reason == "signature_tuple_unsupported"
+
+
+@pytest.mark.parametrize(("name", "option", "reason"), [
+    ("TRITON_REGISTER_TENSOR_MSPROF", "register_tensor_msprof", "register_tensor_msprof"),
+    ("TRITON_GRID_WARN_PRINT", "grid_warn_print", "grid_warn_print_unsupported"),
+])
+def test_launcher_switches_the_generator_reads_are_followed(cann, name, option, reason):
+    """With the switch on, the original records shapes instead of launching, or
+    warns about the grid: the plan is refused, so every call takes it."""
+    on = kernel_meta.describe({0: "*fp32"}, {}, {"name": "k aiv"}, handle=1, kernel_name="k",
+                              family=kernel_meta.RT_3_2, ffts=False, env={name: "1"})
+    assert on.options[option]
+    unread = dataclasses_replace(kernel_meta.RT_3_2, switches=frozenset())
+    off = kernel_meta.describe({0: "*fp32"}, {}, {"name": "k aiv"}, handle=1, kernel_name="k",
+                               family=unread, ffts=False, env={name: "1"})
+    assert not off.options[option]
+    with pytest.raises(PlanUnavailable) as info:
+        make(backend_for(cann, "rt"), family="rt", **{option: True})
+    assert info.value.reason == reason
+
+
 # ---------------------------------------------------------------- family detection
 
 
@@ -184,38 +230,79 @@ def _reader(files):
     return lambda path: files.get(path)
 
 
-def test_detection_reads_loader_and_launcher():
-    rt = {family.DRIVER: "if compile_on_910_95 and enable_simt:\n  cfgInfo.localMemorySize = "
-                         "216 * 1024;\n  ret = rtKernelLaunchWithFlagV2(func,\n"
-                         "ret = rtKernelLaunch(func, blockNum",
-          family.LOADER: "rtDevBinaryRegister(&devbin); rtFunctionRegister(h, stub"}
-    found = family.detect(_reader(rt))
-    assert found.family == kernel_meta.LaunchFamily(
-        "rt", True, 221184, found.family.source)
-    acl = {family.DRIVER: "attr.value.dynUBufSize = {metadata.shared_mem_dynamic_size};\n"
-                          "ret = aclrtLaunchKernelWithHostArgs(func, blockNum",
+GENERATOR_3_2 = '''
+def generate_npu_wrapper_src(constants, signature, metadata):
+    def _ty_to_cpp(ty):
+        return {"i1": "int32_t", "i8": "int8_t", "i32": "int32_t", "fp32": "float"}[ty]
+    def _extracted_ty(ty):
+        return {'i1': 'int32_t', 'i32': 'int32_t', 'fp32': 'float'}[ty]
+    def _format_of(ty):
+        return {"float": "f", "int32_t": "i", "int8_t": "b"}[ty]
+    enable = os.getenv("TRITON_DEVICE_PRINT", "false")
+    if compile_on_910_95 and enable_simt:
+        launch = """cfgInfo.localMemorySize = 216 * 1024;
+    ret = rtKernelLaunchWithFlagV2(func, blockNum, &argsInfo, NULL, stream, 0, &cfgInfo);"""
+    launch = "ret = rtKernelLaunch(func, blockNum, args, size, NULL, stream);"
+'''
+GENERATOR_MAIN = '''
+def ty_to_cpp(ty):
+    return {"i1": "int32_t", "i8": "int8_t", "i32": "int32_t", "i64": "int64_t",
+            "fp32": "float"}[ty]
+def make_launcher(constants, signature, metadata):
+    def format_of(ty):
+        return {"float": "f", "int8_t": "b", "int32_t": "i", "int64_t": "q"}[ty_to_cpp(ty)]
+    check = "aclError status = aclrtPointerGetAttributes(ptr_info.dev_ptr, &attributes);"
+    if compile_on_910_95 and enable_simt:
+        launch = f"""cfgInfo.localMemorySize = {metadata.shared_mem_dynamic_size};
+    ret = rtKernelLaunchWithFlagV2(func, blockNum, &argsInfo, NULL, stream, 0, &cfgInfo);"""
+    launch = "ret = rtKernelLaunch(func, blockNum, args, size, NULL, stream);"
+'''
+LOADER = "rtDevBinaryRegister(&devbin, &handle); rtFunctionRegister(handle, stub, name, name, 0);"
+
+
+def test_detection_reads_what_the_generator_renders():
+    found = family.detect(_reader({family.DRIVER: GENERATOR_3_2, family.LOADER: LOADER,
+                                   family.UTILS: 'os.getenv("TRITON_ALL_BLOCKS_PARALLEL")'}))
+    fam = found.family
+    assert fam is not None, found
+    assert (fam.generator, fam.simt_needs_910_95, fam.simt_local_memory) == (
+        "generate_npu_wrapper_src", True, 221184)
+    assert fam.scalar_kinds == {"i1", "i32", "fp32"}  # i8 lacks a parse type, as in 3.2.0
+    assert not fam.checks_pointers
+    assert fam.switches == {"TRITON_DEVICE_PRINT", "TRITON_ALL_BLOCKS_PARALLEL"}
+    main = family.detect(_reader({family.DRIVER: GENERATOR_MAIN, family.LOADER: LOADER})).family
+    assert (main.generator, main.simt_local_memory) == ("make_launcher", "shared_mem_dynamic_size")
+    # i64's parse unit differs from the packer's: not planned
+    assert main.scalar_kinds == {"i1", "i8", "i32", "fp32"} and main.checks_pointers
+
+
+def test_doctor_shows_what_was_read_from_the_generator(cann, monkeypatch):
+    found = family.detect(_reader({family.DRIVER: GENERATOR_MAIN, family.LOADER: LOADER}))
+    monkeypatch.setattr(family, "installed", lambda: found)
+    lines = dict(launch_family_report([str(cann["rt"].path)]))
+    assert lines["launch API"].startswith("rtKernelLaunch (SIMT: rtKernelLaunchWithFlagV2, "
+                                          "local memory metadata.shared_mem_dynamic_size)")
+    assert lines["generator"] == ("scalar kinds fp32 i1 i32 i8; tensor address checks on; "
+                                  "switches read: none")
+    assert lines["launch API in CANN"] == "present"
+
+
+def test_detection_refuses_what_it_cannot_read():
+    acl = {family.DRIVER: "ret = aclrtLaunchKernelWithHostArgs(func, blockNum, stream",
            family.LOADER: "aclrtBinaryLoadFromData(...); aclrtBinaryGetFunction(h, name, &f)"}
     found = family.detect(_reader(acl))
-    assert found.family.name == "acl"
-    assert found.family.simt_local_memory == "shared_mem_dynamic_size"
-    assert not found.family.simt_needs_910_95
-    mixed = {family.DRIVER: acl[family.DRIVER], family.LOADER: rt[family.LOADER]}
-    assert family.detect(_reader(mixed)).reason == "launch_family_mismatch"
-    both = {family.DRIVER: "#ifdef TRITON_CANN_910\n" + acl[family.DRIVER] + rt[family.DRIVER],
-            family.LOADER: rt[family.LOADER] + acl[family.LOADER]}
-    found = family.detect(_reader(both))
-    assert found.reason == "launch_family_ambiguous" and "TRITON_CANN_910" in found.detail
+    assert found.family is None and found.reason == "launch_family_unknown"
+    assert "does not register rtFunctionRegister" in found.detail
     assert family.detect(_reader({})).reason == "launch_family_unknown"
-    helper_launch = {family.DRIVER: "lib.triton_launch_kernel(name, func, stream)",
-                     family.LOADER: acl[family.LOADER] + "aclrtLaunchKernelWithHostArgs(f, n"}
-    assert family.detect(_reader(helper_launch)).family.name == "acl"
+    bare = {family.DRIVER: "x = 'ret = rtKernelLaunch(func, n)'", family.LOADER: LOADER}
+    assert family.detect(_reader(bare)).reason == "launcher_generator_unreadable"
 
 
 # ---------------------------------------------------------------- FFTS, stream, locks
 
 
 def test_ffts_address_is_queried_once_per_device(cann):
-    backend = backend_for(cann, "acl", "rt")
+    backend = backend_for(cann, "rt")
     before = cann["rt"].ffts_queries()
     plan = make(backend, family="rt", ffts=True)
     make(backend, family="rt", ffts=True)
@@ -249,15 +336,13 @@ def test_null_plan_or_runtime_is_a_clear_error(cann):
     runtime = _core.NpuRuntime([str(cann["rt"].path)])
     plan = _core.Plan("npu", SIG)
     with pytest.raises(_core.InputError, match="plan: got None"):
-        _core.NpuLauncher(None, runtime, "k", 1, "rt")
+        _core.NpuLauncher(None, runtime, "k", 1)
     with pytest.raises(_core.InputError, match="runtime: got None"):
-        _core.NpuLauncher(plan, None, "k", 1, "rt")
-    with pytest.raises(_core.InputError, match="family: got 'cuda'"):
-        _core.NpuLauncher(plan, runtime, "k", 1, "cuda")
+        _core.NpuLauncher(plan, None, "k", 1)
     with pytest.raises(_core.InputError, match="submit: got int"):
-        _core.NpuLauncher(plan, runtime, "k", 1, "rt", submit=5)
+        _core.NpuLauncher(plan, runtime, "k", 1, submit=5)
     with pytest.raises(_core.InputError, match="allocator: got None"):
-        _core.NpuLauncher(plan, runtime, "k", 1, "rt", lock_num=2)
+        _core.NpuLauncher(plan, runtime, "k", 1, lock_num=2)
 
 
 class Allocator:
@@ -308,6 +393,103 @@ def test_locks_are_made_in_the_task_with_one_copy(cann):
     assert struct.unpack_from("<QQ", call.args) == (0xB10C0000, 0xAAAA0000)
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (3, 2, 1), workspace=0xAAAA0000,
                                              sync_lock=0xB10C0000)
+
+
+@pytest.mark.parametrize(("fault", "reason", "message", "copies"), [
+    ("alloc", "lock_alloc_failed", r"sync-block lock allocation \(3 locks\) for "
+                                   r"triton_poi_fused_0 failed; nothing was launched", 0),
+    ("copy", "lock_copy_failed", r"rtMemcpy of the sync-block locks' initial values for "
+                                 r"triton_poi_fused_0 failed with code 507033; nothing was "
+                                 r"launched", 1),
+])
+def test_lock_failures_name_the_step_and_launch_nothing(cann, fault, reason, message, copies):
+    """A failed lock allocation or copy is not a failed launch: the launch call
+    never happened, so the call is refused (the original path takes it)."""
+    from fastlaunch.errors import CallRefused
+
+    allocator = Allocator(address=0 if fault == "alloc" else 0xB10C0000)
+    backend = backend_for(cann, "rt", allocator=allocator.capsule)
+    plan = make(backend, family="rt", lock_num=3, lock_init_value=7)
+    if fault == "copy":
+        cann["services"].set_copy_error(507033)
+    with pytest.raises(CallRefused, match=message) as err:
+        backend.launch(plan, 0x99, (3, 2, 1), ARGS)
+    assert err.value.reason == reason and not err.value.submitted
+    assert cann["rt"].calls() == [] and len(cann["services"].copies()) == copies
+    assert allocator.released == ([1] if fault == "copy" else [])
+
+
+def test_tensor_addresses_are_checked_before_submission(cann):
+    """As main's getPointer: each tensor's address (not ints, None or address 0)
+    is queried; host memory and a failed query refuse the call, launching nothing."""
+    from fastlaunch.errors import CallRefused
+    from fastlaunch.selfcheck.ascend_reference import FakeTensor
+
+    services = cann["services"]
+    backend = backend_for(cann, "rt")
+    plan = make(backend, family="rt", check_pointers=True)
+    assert "pointer-checks" in repr(plan)
+    backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+    backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0), None, 5))
+    checks = services.events_of(("aclrtPointerGetAttributes",))
+    assert [e.handle for e in checks] == [0x7000] and len(cann["rt"].calls()) == 2
+    for fault, reason in (("host", "host_pointer"), ("query", "pointer_query_failed")):
+        cann["rt"].reset()
+        services.reset()
+        if fault == "host":
+            services.host_below(0x8000)
+        else:
+            services.set_pointer_error(107000)
+        with pytest.raises(CallRefused) as err:
+            backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+        assert err.value.reason == reason and "arg 0 'arg0' (*fp32)" in str(err.value)
+        assert cann["rt"].calls() == [] and len(services.events_of(
+            ("aclrtPointerGetAttributes",))) == 1
+    unchecked = make(backend, family="rt")
+    services.reset()
+    backend.launch(unchecked, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+    assert services.events_of(("aclrtPointerGetAttributes",)) == []
+    without = NpuBackend(libraries=[str(cann["rt"].path)], queue="inline")
+    with pytest.raises(PlanUnavailable, match="aclrtPointerGetAttributes"):
+        make(without, family="rt", check_pointers=True)
+
+
+def test_host_tensor_takes_the_original_path_counted_by_reason(cann):
+    """Through the engine: a tensor in host memory on a generator that checks
+    addresses is one refused call (the original launcher runs it), never a launch."""
+    from fastlaunch.selfcheck.ascend_reference import FakeTensor
+
+    backend = backend_for(cann, "rt", family="rt")
+    previous = backends.set_backend("npu", backend)
+    fastlaunch.reset_stats()
+    try:
+        with config.override(enabled=True, backend="npu"):
+            launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 10),
+                                                     check_pointers=True))
+            tuner = fakes.FakeAutotuner([launcher])
+            bound = routing.bind({"kernel_name": "k", "abi": "npu", "arg_count": 3}, tuner)
+            device = (FakeTensor(0x9000), 0x2000, 100)
+            for _ in range(3):
+                bound(*device, stream=0x42)
+            cann["services"].host_below(0x8000)
+            bound(FakeTensor(0x1000), 0x2000, 100, stream=0x42)
+    finally:
+        backends.set_backend("npu", previous)
+    assert len(cann["rt"].calls()) == 2 and len(launcher.calls) == 2  # warm-up, host call
+    stats = fastlaunch.stats()
+    assert stats["fast"] == 2 and stats["fallback.host_pointer"] == 1, stats
+
+
+def test_bools_for_pointers_are_addresses_as_getpointer_reads_them(cann):
+    """triton-ascend's getPointer takes any int, bools included (PyLong_Check)."""
+    backend = backend_for(cann, "rt")
+    plan = make(backend, family="rt")
+    backend.launch(plan, 1, (1, 1, 1), (True, False, 3))
+    (call,) = cann["rt"].calls()
+    assert struct.unpack_from("<QQi", call.args, 16) == (1, 0, 3)  # after lock, workspace
+    assert call.args == pack_bytes_reference("npu", SIG, (True, False, 3), (1, 1, 1))
+    with pytest.raises(_core.InputError, match="expected a tensor, an int address or None"):
+        _core.Plan("cuda", ["*fp32"]).pack((True,), (1, 1, 1))  # cuda keeps refusing them
 
 
 def test_failures_before_the_launch_call_on_the_workspace_path_are_refusals(cann):

@@ -21,11 +21,9 @@ ARGS = (0x1000, 0x2000, 1000, 0.5, -7, None)
 FFTS = 0xFF75000000
 
 
-@pytest.fixture(scope="module", params=["acl", "rt"])
-def cann(request, tmp_path_factory):
-    fake = FakeCann(build(request.param, tmp_path_factory.mktemp(request.param)))
-    fake.family = request.param  # the launch family whose symbols this build exports
-    return fake
+@pytest.fixture(scope="module")
+def cann(tmp_path_factory):
+    return FakeCann(build("rt", tmp_path_factory.mktemp("rt")))
 
 
 @pytest.fixture
@@ -41,7 +39,7 @@ def spec(**options):
 
 
 def make(fake, queue=None, **options):
-    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family)
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt")
     if queue is not None:
         backend._submit = queue
         backend.queue = "auto"
@@ -55,12 +53,12 @@ def test_available_names_what_is_missing(fake, tmp_path):
     empty = tmp_path / "libempty.so"
     empty.write_bytes(b"")
     ok, why = NpuBackend(libraries=[str(empty)], queue="inline").available()
-    assert not ok and "no CANN launch symbol" in why and "libempty.so" in why
+    assert not ok and "no rtKernelLaunch" in why and "libempty.so" in why
 
 
 def test_launch_bytes_equal_reference_and_oracle(fake):
     backend, plan = make(fake)
-    assert plan.api == fake.family
+    assert plan.api == "rt"
     backend.launch(plan, 0x5151, (10, 1, 1), ARGS)
     (call,) = fake.calls()
     assert (call.func, call.block_dim, call.stream, call.attr_id) == (0xBEEF, 10, 0x5151, -1)
@@ -93,7 +91,7 @@ def test_simt_kernel_passes_dynamic_ub_size(fake):
     backend.launch(plan, 3, (2, 3, 1), ARGS)
     (call,) = fake.calls()
     assert call.attr_id == 2 and call.attr_value == 122880 and call.block_dim == 6
-    assert call.api in ("acl", "rt-v2")
+    assert call.api == "rt-v2"
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (2, 3, 1), pure_simt=True)
 
 
@@ -135,7 +133,7 @@ def test_workspace_is_allocated_and_passed(fake):
         sizes.append(size)
         return 0xAAAA0000, object()
 
-    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family,
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt",
                          workspace=workspace)
     plan = backend.make_plan(spec(workspace_size=256), input_count=len(SIG), fixed_args=())
     backend.launch(plan, 9, (3, 2, 1), ARGS)
@@ -149,9 +147,9 @@ def test_workspace_is_allocated_and_passed(fake):
 def test_locks_without_a_copy_function_refuse_the_plan(fake):
     """The original sets its locks with a host-to-device copy; this fake
     runtime has none (test_npu_differential covers the copy)."""
-    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family,
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt",
                          locks=lambda count, init: (0xBBBB0000, None))
-    with pytest.raises(PlanUnavailable, match="rtMemcpy or aclrtMemcpy"):
+    with pytest.raises(PlanUnavailable, match="need rtMemcpy"):
         backend.make_plan(spec(lock_num=4, lock_init_value=7), input_count=len(SIG),
                           fixed_args=())
 
@@ -197,7 +195,7 @@ def test_task_queue_submission_failure_raises_and_releases(fake):
 
 def test_routing_engine_end_to_end(fake):
     """Generated-code call path: bind, warm up, plan, launch through fake CANN."""
-    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family=fake.family)
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt")
     previous = backends.set_backend("npu", backend)
     fastlaunch.reset_stats()
     try:

@@ -101,7 +101,7 @@ def cann(tmp_path_factory):
 
     if cc() is None:
         pytest.skip("no C compiler to build the fake CANN")
-    return FakeCann(build("acl", tmp_path_factory.mktemp("acl")))
+    return FakeCann(build("rt", tmp_path_factory.mktemp("rt")))
 
 
 def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
@@ -109,7 +109,7 @@ def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
 
     cann.reset()
     previous = backends.set_backend("npu", NpuBackend(libraries=[str(cann.path)],
-                                                      queue="inline", family="acl"))
+                                                      queue="inline", family="rt"))
     try:
         with profiler.fake_profiler(), config.override(enabled=True, backend="npu"):
             launcher = fakes.FakeLauncher(fakes.spec("k", SIG, grid=fakes.ceil_grid(2, 100),

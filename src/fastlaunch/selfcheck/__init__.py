@@ -53,8 +53,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="check only this program of the suite (repeatable); "
                              "names are listed in the report")
     parser.add_argument("--ascend-backend", metavar="DIR",
-                        help="fake-npu: a triton-ascend 'triton/backends/ascend' folder to "
-                             "take the launcher generator from")
+                        help="fake-npu: a triton-ascend 'triton/backends/ascend' folder (or "
+                             "a source tree's 'third_party/ascend/backend') to take the "
+                             "launcher generator from")
     return parser
 
 

@@ -3,11 +3,11 @@
 
 The original is triton-ascend's own launcher, rendered by its generator and
 built against the recorder (``ascend_reference``); the planned path is
-fastlaunch's NPU backend on the same recorder. Both launch families run: the
-rt family of triton-ascend 3.2.0, and the ACL family of newer branches (3.2.0's
-generator rewritten the way they are). The generator comes from an installed
-triton-ascend or from its wheel in the wheel cache; selfcheck does not
-download it.
+fastlaunch's NPU backend on the same recorder. The generator comes from
+``--ascend-backend`` (a triton-ascend source tree's backend folder: the 3.2.0
+wheel's, release/3.2.x to 3.6.x, main), an installed triton-ascend or its
+wheel in the wheel cache; selfcheck does not download it. A case with a
+scalar kind the generator does not render is reported as not checked.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 from .. import config
+from ..backends.npu import family as families
 from . import ascend_reference as ar
 from .compare import Difference, compare
 from .interpose import Launch
@@ -42,7 +43,6 @@ class NpuCase:
     name: str
     what: str
     call: ar.Call
-    families: tuple[str, ...] = ("rt", "acl")
 
 
 def _call(signature, args, grid=(8, 1, 1), **case) -> ar.Call:
@@ -51,6 +51,8 @@ def _call(signature, args, grid=(8, 1, 1), **case) -> ar.Call:
 
 SCALARS = ("i1", "i32", "i64", "u32", "u64", "fp16", "bf16", "fp32", "fp64")
 SCALAR_VALUES = (1, -70000, -(2**40) - 3, 3_000_000_000, 2**63 + 5, 1.5, -2.25, 3.5, -0.125)
+NARROW = ("i8", "i16", "u1", "u8", "u16")
+NARROW_VALUES = (200, -30000, 1, 250, 65000)
 
 CASES = (
     NpuCase("pointwise", "pointwise kernel, FFTS on",
@@ -64,6 +66,8 @@ CASES = (
                   grid=(1, 1, 1), constants={2: 1})),
     NpuCase("scalar-kinds", "every scalar kind 3.2.0's generator renders: " + ", ".join(SCALARS),
             _call(("*fp32", *SCALARS), (_tensor(0), *SCALAR_VALUES))),
+    NpuCase("narrow-scalar-kinds", "i8, i16, u1, u8, u16 scalars (rendered by 3.3.x and later)",
+            _call(("*fp32", *NARROW, "i32"), (_tensor(0), *NARROW_VALUES, 7))),
     NpuCase("workspace-locks", "workspace and sync-block locks",
             _call(("*fp32", "i64"), (_tensor(0), 1 << 33), grid=(3, 2, 1), workspace_size=256,
                   lock_num=4, lock_init_value=0)),
@@ -148,7 +152,7 @@ def _launches(observed: dict) -> list[Launch]:
                 for x in observed["launches"]]
 
 
-def _field_names(diff: ar.Differential, family: str, call: ar.Call) -> list[tuple[str, int, int]]:
+def _field_names(diff: ar.Differential, which: str, call: ar.Call) -> list[tuple[str, int, int]]:
     """The planned layout's fields, to name differing bytes."""
     from ..backends.npu.backend import NpuBackend
 
@@ -158,18 +162,19 @@ def _field_names(diff: ar.Differential, family: str, call: ar.Call) -> list[tupl
             backend = NpuBackend(libraries=[str(rec.path)], queue="inline",
                                  workspace=lambda size: (0, None),
                                  locks=lambda count, init: (0, None))
-            plan = backend.make_plan(diff.spec(family, call), input_count=len(call.args),
+            plan = backend.make_plan(diff.spec(which, call), input_count=len(call.args),
                                      fixed_args=())
     except Exception:  # the comparison already reports the failing side
         return []
     return [tuple(f) for f in plan.plan.fields]
 
 
-def check(diff: ar.Differential, case: NpuCase, family: str, launcher: ar.Launcher) -> Outcome:
-    outcome = Outcome(kernel=f"{case.name} [{family}]", launcher=f"triton-ascend {family}",
+def check(diff: ar.Differential, case: NpuCase, which: str, launcher: ar.Launcher) -> Outcome:
+    outcome = Outcome(kernel=f"{case.name} [{which}]",
+                      launcher=f"triton-ascend {diff.generators[which].name}",
                       original=[], planned=[], differences=[], planned_used=False)
-    ref = diff.reference(family, launcher, case.call)
-    got = diff.fastlaunch(family, case.call)
+    ref = diff.reference(which, launcher, case.call)
+    got = diff.fastlaunch(which, case.call)
     if ref.error is not None or got.error is not None:
         outcome.error = (f"original: {ref.error!r}; planned: {got.error!r}"
                          if got.error is None or ref.error is None
@@ -179,7 +184,7 @@ def check(diff: ar.Differential, case: NpuCase, family: str, launcher: ar.Launch
             return outcome
     outcome.original, outcome.planned = _launches(ref.observed), _launches(got.observed)
     outcome.planned_used = got.error is None
-    names = _field_names(diff, family, case.call)
+    names = _field_names(diff, which, case.call)
     outcome.differences = compare(outcome.original, outcome.planned, names)
     outcome.differences += [
         Difference(key, repr(ref.observed[key]), repr(got.observed.get(key)))
@@ -216,26 +221,34 @@ def _check(report: Report, folder: Path, source: str, programs: list[str] | None
     cases = tuple(c for c in CASES if not programs or c.name in programs)
     try:
         recorder, runtime = _recorder()
-        generators = {"rt": ar.Generator(folder),
-                      "acl": ar.Generator(ar.acl_variant(folder, work / "acl"))}
+        gen = ar.Generator(folder)
     except ar.Unavailable as err:
         report.not_checked.append(f"the reference launcher cannot be built here: {err}")
         return
-    report.stack = {"triton-ascend generator": source, "runtime": runtime}
-    diff = ar.Differential(recorder, generators, work)
-    for family in ("rt", "acl"):
-        chosen = [c for c in cases if family in c.families]
-        sys.stderr.write(f"selfcheck: compiling triton-ascend's {family} launcher for "
-                         f"{len(chosen)} kernels (a C++ build, some seconds)\n")
-        sys.stderr.flush()
-        launchers = diff.build(family, [c.call.case for c in chosen])
-        report.outcomes += [check(diff, c, family, launch)
-                            for c, launch in zip(chosen, launchers)]
+    detection = families.detect(gen.read)
+    if detection.family is None:
+        report.not_checked.append(f"fastlaunch refuses this triton-ascend: {detection.reason}: "
+                                  f"{detection.detail}")
+        return
+    report.stack = {"triton-ascend generator": f"{source}, {gen.name}", "runtime": runtime}
+    kinds = detection.family.scalar_kinds
+    rendered = [c for c in cases if all(t.startswith("*") or t in kinds
+                                        for t in c.call.case.signature)]
+    report.not_checked += [f"{c.name}: this generator does not render its scalar kinds"
+                           for c in cases if c not in rendered]
+    cases = tuple(rendered)
+    diff = ar.Differential(recorder, {"rt": gen}, work)
+    sys.stderr.write(f"selfcheck: compiling triton-ascend's launcher for {len(cases)} kernels "
+                     "(a C++ build, some seconds)\n")
+    sys.stderr.flush()
+    launchers = diff.build("rt", [c.call.case for c in cases])
+    report.outcomes += [check(diff, c, "rt", launch) for c, launch in zip(cases, launchers)]
     report.checked = [f"{c.name}: {c.what}" for c in cases]
     report.checked.append("per launch: API, handle, blockDim, stream, flags and task config, "
                           "argument bytes (the original's struct padding excluded) and size; "
                           "task-queue tasks, workspace and lock allocations and their "
-                          "initialisation copies, synchronisations, FFTS queries")
+                          "initialisation copies, synchronisations, FFTS queries, tensor "
+                          "address queries (aclrtPointerGetAttributes)")
     report.not_checked += [
         "msprof: while it collects, every call takes the original launcher (routing), so no "
         "planned launch exists to compare",

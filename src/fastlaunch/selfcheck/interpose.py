@@ -55,7 +55,7 @@ class Launch:
     block_dim: int                  # CANN
     flags: int                      # rtKernelLaunchWithFlagV2
     attrs: tuple[tuple[int, str], ...]  # (id, first 16 value bytes as hex)
-    extra: int                      # rt: smDesc; ACL: placeholder count
+    extra: int                      # rt: smDesc
     args: bytes
     params: tuple[tuple[int, int], ...]  # CUDA: (offset, size) per cuFuncGetParamInfo
     problem: str
@@ -80,9 +80,12 @@ class Launch:
 
 
 def library_path() -> Path | None:
-    """The built layer (installed beside this module with the extension)."""
-    path = Path(__file__).with_name(LIBRARY)
-    return path if path.is_file() else None
+    """The built layer, installed with the extension into this package: beside
+    this module, or, in an editable install, in the package's other folder."""
+    from . import __path__ as folders
+
+    found = (Path(folder) / LIBRARY for folder in [str(Path(__file__).parent), *folders])
+    return next((path for path in found if path.is_file()), None)
 
 
 def _preload_list(value: str) -> list[str]:

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """selfcheck on an Ascend NPU: triton-ascend's launcher against fastlaunch's plans.
 
-The CANN launch entry points (``rtKernelLaunch``, ``rtKernelLaunchWithFlagV2``,
-``aclrtLaunchKernelWithHostArgs``) are interposed; launches made from
+The CANN launch entry points (``rtKernelLaunch``, ``rtKernelLaunchWithFlagV2``)
+are interposed; launches made from
 torch_npu's task queue are waited for (``torch.npu.synchronize``) inside each
 capture.
 """
@@ -46,7 +46,7 @@ def _stack() -> dict[str, str]:
 def _features(outcomes: list[Outcome]) -> dict[str, bool]:
     """Which NPU launch features the checked kernels exercised."""
     seen = {"workspace": False, "sync-block locks": False, "SIMT": False,
-            "SIMT launch (rtKernelLaunchWithFlagV2 or the DYN_UBUF_SIZE attribute)": False,
+            "SIMT launch (rtKernelLaunchWithFlagV2)": False,
             "FFTS": False}
     for o in outcomes:
         if o.verdict != "equal":
@@ -55,7 +55,7 @@ def _features(outcomes: list[Outcome]) -> dict[str, bool]:
         seen["workspace"] |= bool(opts.get("workspace_size", 0) and opts["workspace_size"] > 0)
         seen["sync-block locks"] |= bool(opts.get("lock_num", 0) and opts["lock_num"] > 0)
         seen["SIMT"] |= bool(opts.get("simt"))
-        seen["SIMT launch (rtKernelLaunchWithFlagV2 or the DYN_UBUF_SIZE attribute)"] |= bool(
+        seen["SIMT launch (rtKernelLaunchWithFlagV2)"] |= bool(
             opts.get("simt_launch"))
         seen["FFTS"] |= bool(opts.get("ffts"))
     return seen
@@ -85,6 +85,6 @@ def run(forward: bool, programs: list[str] | None = None) -> Report:
             report.not_checked.append(f"{feature}: no kernel of the suite used it on this "
                                       "stack and chip")
     report.checked.append("per launch: API, handle, blockDim, stream, flags and task config "
-                          "(SIMT local memory), ACL launch attributes, argument bytes and size")
+                          "(SIMT local memory), argument bytes and size")
     report.routes = recorder.routes()
     return report

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """NPU backend: triton-ascend's packed launcher struct, launched through CANN.
 
-The launch API of a plan is the family of the installed triton-ascend (how
-its loader made the kernel handle, see ``family.py``), carried in the spec's
-options by the integration; a plan without one is refused. The loaded CANN
-only has to provide that family's entry points. Launches go through
+Plans launch the ``rtFunctionRegister`` stub with ``rtKernelLaunch``
+(``rtKernelLaunchWithFlagV2`` for SIMT), as every triton-ascend does, once
+``family.py`` has read that from the installed loader and generator (a tree
+that does otherwise is refused with the reason). Launches go through
 torch_npu's task queue (an ``OpCommand`` custom handler, see ``queue.py``),
 inline then synchronised when the kernel's launcher was generated with
 ``TRITON_ENABLE_TASKQUEUE=false``, or inline with ``queue="inline"`` (tests).
@@ -91,7 +91,7 @@ class NpuBackend(Backend):
     name = "npu"
     abi = "npu"
 
-    def __init__(self, libraries: Sequence[str] | None = None, queue: str = "auto",
+    def __init__(self, libraries: str | Sequence[str] | None = None, queue: str = "auto",
                  workspace: Allocator = torch_workspace, allocator: object = None,
                  locks: LockAllocator | None = None, family: str | None = None) -> None:
         """``queue``: "auto" submits through torch_npu's task queue (needs torch_npu),
@@ -101,14 +101,15 @@ class NpuBackend(Backend):
         (tests), called as ``locks(count, init)`` inside the task; the backend
         still copies the initial values. ``family``: the launch family for
         specs that carry none (tests, benchmarks); normally the installed
-        triton-ascend's, set by the integration."""
+        triton-ascend's, set by the integration. ``libraries``: one path or
+        a sequence of paths (default: ``FASTLAUNCH_CANN_LIBS``)."""
         if queue not in ("auto", "inline"):
             msg = f"queue: got {queue!r}, expected 'auto' or 'inline'"
             raise ValueError(msg)
-        if family not in (None, "rt", "acl"):
-            msg = f"family: got {family!r}, expected None, 'rt' or 'acl'"
+        if family not in (None, "rt"):
+            msg = f"family: got {family!r}, expected None or 'rt'"
             raise ValueError(msg)
-        self.libraries = tuple(libraries or config.get().cann_libraries)
+        self.libraries = _library_list(libraries)
         self.queue = queue
         self.workspace = workspace
         self.family = family
@@ -138,6 +139,7 @@ class NpuBackend(Backend):
         """The launch family plans use (from triton-ascend, not from CANN)."""
         found = self.family or families.installed().family
         return found if isinstance(found, str) else (found.name if found else "none")
+
 
     def _submitter(self) -> object:
         if self.queue == "inline":
@@ -175,9 +177,14 @@ class NpuBackend(Backend):
             raise PlanUnavailable(*refusal)
         family = self._family(opts)
         simt_launch = bool(opts.get("simt_launch"))
-        missing = self.runtime.missing_for(family, simt_launch)
+        missing = self.runtime.missing_for(simt_launch)
         if missing:
             raise PlanUnavailable("launch_api_unavailable", detail=f"{family} family: {missing}")
+        check_pointers = bool(opts.get("check_pointers"))
+        if check_pointers and not self.runtime.pointer_query:
+            raise PlanUnavailable("launch_api_unavailable",
+                                  detail="the generated launcher checks tensor addresses with "
+                                         "aclrtPointerGetAttributes, which the loaded CANN lacks")
         runtime_positions = [p for p in spec.positions if p < input_count]
         n_fixed = len(spec.positions) - len(runtime_positions)
         if list(spec.positions[len(runtime_positions):]) != list(
@@ -197,7 +204,7 @@ class NpuBackend(Backend):
                                   f"{type(err).__name__}: {err}") from None
         try:
             ffts = bool(opts.get("ffts"))
-            ffts_addr = self.runtime.ffts_address(family, spec.device) if ffts else 0
+            ffts_addr = self.runtime.ffts_address(spec.device) if ffts else 0
             plan = _core.Plan("npu", list(spec.signature), names=list(spec.names),
                               runtime_arg_count=len(runtime_positions),
                               positions=runtime_positions, input_count=input_count,
@@ -206,10 +213,10 @@ class NpuBackend(Backend):
                               static_grid=spec.static_grid,
                               expected_device=(PRIVATE_USE1, spec.device))
             launcher = _core.NpuLauncher(
-                plan, self.runtime, spec.name, spec.handle, family, simt_launch=simt_launch,
+                plan, self.runtime, spec.name, spec.handle, simt_launch=simt_launch,
                 local_memory=int(opts.get("local_memory", 0) or 0), submit=submit,
                 taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
-                lock_init=lock_init, allocator=allocator)
+                lock_init=lock_init, allocator=allocator, check_pointers=check_pointers)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         launcher.spec = spec
@@ -228,6 +235,14 @@ class NpuBackend(Backend):
         if opts.get("blocks_parallel"):
             return ("blocks_parallel_clamp_unsupported",
                     "TRITON_ALL_BLOCKS_PARALLEL clamps blockDim to the core count")
+        if opts.get("register_tensor_msprof"):
+            return ("register_tensor_msprof",
+                    "TRITON_REGISTER_TENSOR_MSPROF: the original launcher records tensor "
+                    "shapes and launches nothing")
+        if opts.get("grid_warn_print"):
+            return ("grid_warn_print_unsupported",
+                    "TRITON_GRID_WARN_PRINT: the original launcher warns when the grid "
+                    "exceeds the core count")
         if not 0 <= int(opts.get("local_memory", 0) or 0) <= 0xFFFFFFFF:
             return ("local_memory_out_of_range", str(opts.get("local_memory")))
         return None
@@ -310,15 +325,30 @@ def launch_family_report(libraries: Sequence[str] | None = None) -> list[tuple[s
                                     f"{detection.detail})"))
     else:
         fam = detection.family
-        api = {"rt": "rtKernelLaunch (SIMT on 910_95: rtKernelLaunchWithFlagV2)",
-               "acl": "aclrtLaunchKernelWithHostArgs (SIMT: DYN_UBUF_SIZE attribute)"}[fam.name]
-        lines.append(("launch API", f"{fam.name} family: {api}; {detection.detail}"))
+        memory = (f"metadata.{fam.simt_local_memory}" if isinstance(fam.simt_local_memory, str)
+                  else f"{fam.simt_local_memory} bytes")
+        lines.append(("launch API", f"rtKernelLaunch (SIMT: rtKernelLaunchWithFlagV2, local "
+                                    f"memory {memory}); {detection.detail}"))
+        lines.append(("generator", f"scalar kinds {' '.join(sorted(fam.scalar_kinds))}; "
+                                   f"tensor address checks {'on' if fam.checks_pointers else 'off'}"
+                                   f"; switches read: {' '.join(sorted(fam.switches)) or 'none'}"))
     runtime = _core.NpuRuntime(list(libraries or config.get().cann_libraries))
-    lines.append(("CANN entry points", f"families {runtime.families or 'none'}"
-                                       + (f" ({runtime.missing})" if runtime.missing else "")))
-    if detection.family is not None:
-        missing = runtime.missing_for(detection.family.name, False)
-        lines.append(("launch API in CANN", missing or "present"))
+    lines.append(("launch API in CANN", runtime.missing_for(True) or "present"))
     lines.append(("msprof switch", "registered" if _core.npu_msprof_registered()
                   else "not registered (msprof not found)"))
     return lines
+
+
+def _library_list(libraries: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``libraries`` as a tuple of paths: a str is one library, not its letters."""
+    if isinstance(libraries, str):
+        return (libraries,)
+    try:
+        items = tuple(libraries or ())
+    except TypeError:
+        items = None
+    if items is None or not all(isinstance(lib, str) for lib in items):
+        msg = (f"NpuBackend.libraries: got {libraries!r}, expected a library path (str) or a "
+               "sequence of paths")
+        raise TypeError(msg)
+    return items or tuple(config.get().cann_libraries)

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // A recording fake of the CANN runtime, msprof and torch_npu's task queue.
 //
-// It exports every entry point a generated triton-ascend launcher (rt or ACL
-// family) and fastlaunch's NPU backend can reach, and logs each call with
+// It exports every entry point a generated triton-ascend launcher and
+// fastlaunch's NPU backend can reach, and logs each call with
 // what the device would have been told: API, handle, block dim, stream,
 // argument bytes, launch config, memory copies, allocations, task names and
-// profiler records. Tests read the log through ascend_reference.py.
+// profiler records. Tests read the log through ascend_reference/recorder.py.
 //
 // Builds for unit tests leave parts out, so that a test can offer the
-// backend exactly the runtime it means: -DREC_WITHOUT_ACL / -DREC_WITHOUT_RT
-// drop one launch family (launch and FFTS symbols), as a CANN release with
-// only the other API; -DREC_WITHOUT_SERVICES drops copies, stream
-// synchronisation, pointer queries and msprof.
+// backend exactly the runtime it means: -DREC_WITHOUT_RT drops the launch and
+// FFTS symbols; -DREC_WITHOUT_SERVICES drops copies, stream synchronisation,
+// pointer queries and msprof.
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +28,8 @@
 #define MAX_DATA 2048
 #define MAX_PENDING 1024
 #define MAX_CALLBACKS 16384
+// attr_id of a launch given an rtTaskCfgInfo_t (its localMemorySize in attr_value).
+#define REC_ATTR_LOCAL_MEMORY 2
 
 typedef struct {
   char api[40];
@@ -38,8 +39,8 @@ typedef struct {
   uint64_t value;         // launch rc; memcpy count; allocation size; hash; task rc
   uint64_t value2;        // memcpy destMax; launch-config fields other than the UB size
   uint32_t block_dim;
-  int32_t attr_id;        // -1: launched without a config
-  uint32_t attr_value;    // localMemorySize / dynUBufSize
+  int32_t attr_id;        // -1: launched without a config; REC_ATTR_LOCAL_MEMORY
+  uint32_t attr_value;    // localMemorySize
   uint32_t flags;         // launch flags; memcpy kind; allocation kind; attr count
   uint32_t size;          // full size of what `data` holds (maybe cut at MAX_DATA)
   unsigned char data[MAX_DATA];
@@ -51,6 +52,8 @@ static int overflowed = 0;
 static int logging = 1;  // 0: nothing is logged (benchmarks), calls behave the same
 static int launch_error = 0;
 static int submit_error = 0;
+static int copy_error = 0;     // rc of rtMemcpy
+static int pointer_error = 0;  // rc of aclrtPointerGetAttributes
 static uint64_t ffts_addr = 0xFF75000000ull;
 static uint64_t next_address = 0;
 
@@ -82,7 +85,7 @@ static void put_data(RecEvent* e, const void* data, uint64_t size) {
   if (data != NULL) memcpy(e->data, data, size < MAX_DATA ? size : MAX_DATA);
 }
 
-#if !defined(REC_WITHOUT_ACL) || !defined(REC_WITHOUT_RT)
+#ifndef REC_WITHOUT_RT
 // Logs a launch (its rc in `value`); *out is the event, NULL when nothing is logged.
 static int launch(const char* api, const void* func, uint32_t block_dim, void* stream,
                   const void* args, uint64_t size, RecEvent** out) {
@@ -95,10 +98,8 @@ static int launch(const char* api, const void* func, uint32_t block_dim, void* s
   put_data(e, args, size);
   return launch_error;
 }
-#endif
 
-#ifndef REC_WITHOUT_RT
-// ---- rt family ----
+// ---- launch and FFTS ----
 EXPORT rtError_t rtKernelLaunch(const void* stub, uint32_t block_dim, void* args,
                                 uint32_t args_size, void* sm_desc, rtStream_t stream) {
   RecEvent* e;
@@ -120,7 +121,7 @@ EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stub, uint32_t block_dim,
               info->tilingAddrOffset | info->tilingDataOffset | info->hostInputInfoNum |
               info->hasTiling | info->isNoNeedH2DCopy;
   if (cfg != NULL) {
-    e->attr_id = ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE;  // the same UB size, as ACL names it
+    e->attr_id = REC_ATTR_LOCAL_MEMORY;
     e->attr_value = cfg->localMemorySize;
     e->value2 |= (uint64_t)cfg->qos | cfg->partId | cfg->schemMode | cfg->d2dCrossFlag |
                  cfg->blockDimOffset | cfg->dumpflag | cfg->neverTimeout;
@@ -133,35 +134,6 @@ EXPORT rtError_t rtGetC2cCtrlAddr(uint64_t* addr, uint32_t* len) {
   if (e != NULL) e->handle = ffts_addr;
   *addr = ffts_addr;
   *len = 8;
-  return 0;
-}
-#endif
-
-#ifndef REC_WITHOUT_ACL
-// ---- ACL family ----
-EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle func, uint32_t block_dim,
-                                              aclrtStream stream, aclrtLaunchKernelCfg* cfg,
-                                              void* host_args, size_t args_size,
-                                              aclrtPlaceHolderInfo* holders, size_t n_holders) {
-  RecEvent* e;
-  int rc = launch("aclrtLaunchKernelWithHostArgs", func, block_dim, stream, host_args,
-                  args_size, &e);
-  if (e == NULL) return rc;
-  e->value2 = (uint64_t)(uintptr_t)holders | n_holders;
-  if (cfg != NULL) {
-    e->flags = (uint32_t)cfg->numAttrs;
-    if (cfg->numAttrs >= 1) {
-      e->attr_id = cfg->attrs[0].id;
-      e->attr_value = cfg->attrs[0].value.dynUBufSize;
-    }
-  }
-  return rc;
-}
-
-EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
-  RecEvent* e = add("aclrtGetHardwareSyncAddr");
-  if (e != NULL) e->handle = ffts_addr;
-  *addr = (void*)(uintptr_t)ffts_addr;
   return 0;
 }
 #endif
@@ -222,17 +194,17 @@ EXPORT int rec_run_pending(void) {
 EXPORT void* rec_submit_address(void) { return (void*)&rec_submit; }
 
 #ifndef REC_WITHOUT_SERVICES
-// ---- copies, stream synchronisation and pointer queries (both families) ----
+// ---- copies, stream synchronisation and pointer queries ----
 static int memcpy_event(const char* api, void* dst, uint64_t dest_max, const void* src,
                         uint64_t count, int kind) {
   RecEvent* e = add(api);
-  if (e == NULL) return overflowed ? 507899 : 0;
+  if (e == NULL) return overflowed ? 507899 : copy_error;
   e->handle = (uint64_t)(uintptr_t)dst;
   e->value = count;
   e->value2 = dest_max;
   e->flags = (uint32_t)kind;
   put_data(e, src, count);
-  return 0;
+  return copy_error;
 }
 
 static int sync_event(const char* api, void* stream) {
@@ -250,18 +222,10 @@ EXPORT rtError_t rtStreamSynchronize(rtStream_t stream) {
   return sync_event("rtStreamSynchronize", stream);
 }
 
-EXPORT aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
-                            aclrtMemcpyKind kind) {
-  return memcpy_event("aclrtMemcpy", dst, dest_max, src, count, kind);
-}
-
-EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
-  return sync_event("aclrtSynchronizeStream", stream);
-}
-
 EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
   RecEvent* e = add("aclrtPointerGetAttributes");
   if (e != NULL) e->handle = (uint64_t)(uintptr_t)ptr;
+  if (pointer_error != 0) return pointer_error;
   memset(attributes, 0, sizeof *attributes);
   attributes->location.type = (uint64_t)(uintptr_t)ptr < host_below
                                   ? ACL_MEM_LOCATION_TYPE_UNREGISTERED
@@ -342,6 +306,8 @@ EXPORT int rec_last_task_rc(void) { return last_task_rc; }
 EXPORT int rec_callbacks(void) { return n_callbacks; }
 EXPORT void rec_set_launch_error(int code) { launch_error = code; }
 EXPORT void rec_set_submit_error(int code) { submit_error = code; }
+EXPORT void rec_set_copy_error(int code) { copy_error = code; }
+EXPORT void rec_set_pointer_error(int code) { pointer_error = code; }
 EXPORT void rec_set_ffts_addr(uint64_t addr) { ffts_addr = addr; }
 EXPORT void rec_set_deferred(int on) { deferred = on; }
 EXPORT size_t rec_event_size(void) { return sizeof(RecEvent); }
@@ -354,6 +320,8 @@ EXPORT void rec_reset(void) {
   overflowed = 0;
   launch_error = 0;
   submit_error = 0;
+  copy_error = 0;
+  pointer_error = 0;
   deferred = 0;
   ffts_addr = 0xFF75000000ull;
   next_address = 0;
