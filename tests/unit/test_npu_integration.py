@@ -134,9 +134,8 @@ def test_undecidable_launch_family_is_a_refusal(torch_npu_modules, monkeypatch):
     assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "launch_family_ambiguous"
 
 
-def test_triton_ascend_3_2_0_is_the_rt_family_and_its_acl_variant_the_acl_family(tmp_path):
+def test_triton_ascend_3_2_0_is_the_rt_family():
     """Detection on the released wheel's own loader and generator sources."""
-    from fastlaunch.selfcheck import ascend_reference
     from helpers.wheels import triton_ascend_backend
 
     def reader(folder):
@@ -149,8 +148,6 @@ def test_triton_ascend_3_2_0_is_the_rt_family_and_its_acl_variant_the_acl_family
     assert found.family is not None, found
     assert (found.family.name, found.family.simt_needs_910_95,
             found.family.simt_local_memory) == ("rt", True, 216 * 1024)
-    acl = family.detect(reader(ascend_reference.acl_variant(released, tmp_path / "acl")))
-    assert acl.family is not None and acl.family.name == "acl", acl
 
 
 def test_bind_options_probe_msprof(monkeypatch):
@@ -195,6 +192,15 @@ def test_compile_only_runner_is_a_refusal(torch_npu_modules):
     assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "compile_only"
 
 
+def test_msprof_registering_runner_is_a_refusal(torch_npu_modules):
+    """TRITON_REGISTER_TENSOR_MSPROF: the launcher records tensor shapes and launches
+    nothing (its own flag, read from the runner)."""
+    compile_result, launcher = make_launcher([])
+    launcher.__globals__["bin"].run = types.SimpleNamespace(enable_msprof_register_tensor=True)
+    wrapped = launchers.wrap_make_launcher(lambda self: launcher, integration.describe_launcher)
+    assert getattr(wrapped(compile_result), routing.REFUSAL_ATTR) == "register_tensor_msprof"
+
+
 def test_unsupported_signature_is_a_refusal(torch_npu_modules):
     compile_result, launcher = make_launcher([])
     scope = launcher.__globals__
@@ -204,26 +210,20 @@ def test_unsupported_signature_is_a_refusal(torch_npu_modules):
 
 
 @pytest.fixture(scope="module")
-def fakes_by_family(tmp_path_factory):
-    return {name: FakeCann(build(name, tmp_path_factory.mktemp(name))) for name in ("acl", "rt")}
+def fake_cann(tmp_path_factory):
+    return FakeCann(build("rt", tmp_path_factory.mktemp("rt")))
 
 
-@pytest.mark.parametrize("fam", ["acl", "rt"])
-def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, fakes_by_family,
-                                                      monkeypatch, fam):
-    monkeypatch.setattr(family, "installed", lambda: family.Detection(
-        kernel_meta.LaunchFamily(fam)))
-    cann, other = fakes_by_family[fam], fakes_by_family["rt" if fam == "acl" else "acl"]
+def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, fake_cann):
+    cann = fake_cann
     cann.reset()
-    other.reset()
     runner_calls, hook_calls = [], []
     compile_result, launcher = make_launcher(runner_calls, hook_calls=hook_calls)
     wrapped = launchers.wrap_make_launcher(lambda self: launcher,
                                                       integration.describe_launcher)
     assert wrapped(compile_result) is launcher
     tuner = fakes.FakeAutotuner([launcher], runtime_blocks=(256,))
-    # Both families' fakes are loaded: the plan takes the one describe_launcher found.
-    backend = NpuBackend(libraries=[str(cann.path), str(other.path)], queue="inline")
+    backend = NpuBackend(libraries=[str(cann.path)], queue="inline")
     previous = backends.set_backend("npu", backend)
     fastlaunch.reset_stats()
     try:
@@ -238,9 +238,8 @@ def test_generated_launcher_planned_through_fake_cann(torch_npu_modules, fakes_b
         backends.set_backend("npu", previous)
     assert len(runner_calls) == 2 and len(cann.calls()) == 2
     assert runner_calls[0][:4] == (4, 1, 1, 0x99)
-    assert other.calls() == []
     call = cann.calls()[0]
-    assert call.api == fam
+    assert call.api == "rt"
     assert (call.func, call.block_dim, call.stream) == (0xF00D, 4, 0x99)
     assert call.args == pack_bytes_reference("npu", ["*fp32", "*fp32", "i32", "i32"],
                                              (*args, 256), (4, 1, 1), ffts=True,

@@ -98,6 +98,11 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec | None:
     if getattr(getattr(binary, "run", None), "compile_only", False):
         # TRITON_COMPILE_ONLY: triton-ascend's launcher returns without launching
         raise PlanUnavailable("compile_only", detail="the original launcher launches nothing")
+    if getattr(getattr(binary, "run", None), "enable_msprof_register_tensor", False):
+        # TRITON_REGISTER_TENSOR_MSPROF read by the launcher itself: it records shapes only
+        raise PlanUnavailable("register_tensor_msprof",
+                              detail="the original launcher records tensor shapes and launches "
+                                     "nothing")
     src = binary.src
     arg_names = list(src.fn.arg_names)
     packed = scope.get("metadata")
