@@ -52,7 +52,7 @@ enum OpCode : int {
   kEnter = 13,   // dst = a; a.__enter__() (to operands[0] when given); b = pc of its kExit
   kExit = 14,    // dst.__exit__(None, None, None); dst cleared
   kReturn = 15,  // return a
-  kSite = 16,    // fastlaunch call site: operands = (slot list, meta, kernel, bind, *args)
+  kSite = 16,    // dst = the fastlaunch call site's callable: operands = (slot list, meta, kernel, bind)
   kOpCount = 17,
 };
 
@@ -321,45 +321,31 @@ int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
   return rc;
 }
 
-int Site(PlannedCallObject* self, PyObject** slots, const Op& op) {
+// fastlaunch's call site: the bound callable in the slot list, bound now
+// when the slot is still empty (what the three generated statements do before
+// the launch's arguments are evaluated). A new reference or NULL.
+PyObject* Site(PlannedCallObject* self, PyObject** slots, const Op& op) {
   const int* o = op.operands.data();
   PyObject* call_slot = Load(self, slots, o[0]);
-  if (call_slot == nullptr) return -1;
-  PyObject* fn = PyList_CheckExact(call_slot) && PyList_GET_SIZE(call_slot) > 0
-                     ? (Py_INCREF(PyList_GET_ITEM(call_slot, 0)), PyList_GET_ITEM(call_slot, 0))
-                     : PySequence_GetItem(call_slot, 0);
-  if (fn == nullptr) {
+  if (call_slot == nullptr) return nullptr;
+  PyObject* fn = PySequence_GetItem(call_slot, 0);
+  if (fn != Py_None) {
     Py_DECREF(call_slot);
-    return -1;
+    return fn;
   }
-  if (fn == Py_None) {
-    Py_DECREF(fn);
-    Args argv(4);
-    if (!argv.Fill(self, slots, o + 1, 2, 1)) {
-      Py_DECREF(call_slot);
-      return -1;
-    }
-    PyObject* bind = Load(self, slots, o[3]);
-    if (bind == nullptr) {
-      Py_DECREF(call_slot);
-      return -1;
-    }
-    argv.data()[3] = call_slot;
-    Py_INCREF(call_slot);
-    fn = PyObject_Vectorcall(bind, argv.data() + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                             kCallSlotKw);
-    Py_DECREF(bind);
-    if (fn == nullptr) {
-      Py_DECREF(call_slot);
-      return -1;
-    }
-  }
-  Py_DECREF(call_slot);
-  PyObject* r = CallOp(self, slots, o + 4, op.operands.size() - 4, fn, nullptr, op.extra);
   Py_DECREF(fn);
-  if (r == nullptr) return -1;
-  Py_DECREF(r);
-  return 0;
+  PyObject* bind = Load(self, slots, o[3]);
+  Args argv(4);
+  if (bind == nullptr || !argv.Fill(self, slots, o + 1, 2, 1)) {
+    Py_XDECREF(bind);
+    Py_DECREF(call_slot);
+    return nullptr;
+  }
+  argv.data()[3] = call_slot;  // Args drops this reference
+  fn = PyObject_Vectorcall(bind, argv.data() + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                           kCallSlotKw);
+  Py_DECREF(bind);
+  return fn;
 }
 
 // An error is set; `__exit__(type, value, tb)` of the context in `slot`.
@@ -526,8 +512,12 @@ int Step(PlannedCallObject* self, PyObject** slots, const Op& op, size_t* pc,
     case kReturn:
       *result = Load(self, slots, op.a);
       return *result == nullptr ? -1 : 1;
-    case kSite:
-      return Site(self, slots, op);
+    case kSite: {
+      PyObject* fn = Site(self, slots, op);
+      if (fn == nullptr) return -1;
+      Store(slots, op.dst, fn);
+      return 0;
+    }
     default:
       PyErr_Format(PyExc_SystemError, "planned call: unknown op %d", op.code);
       return -1;
@@ -803,7 +793,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
           ", expected 0 <= code < " + std::to_string(kOpCount));
     }
     bool writes = op.code != kFree && op.code != kDel && op.code != kUnpack &&
-                  op.code != kIsland && op.code != kReturn && op.code != kSite;
+                  op.code != kIsland && op.code != kReturn;
     if (op.code == kEnter || op.code == kExit || op.code == kFree || op.code == kDel) {
       check.Slot(pc, "dst", op.dst);
     } else if (writes && op.dst != -1) {
@@ -825,8 +815,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
     auto kwnames = [&]() {
       if (extra == Py_None) return;
       if (!PyTuple_Check(extra)) Bad("op " + std::to_string(pc) + " kwnames: expected a tuple");
-      size_t positional_floor = op.code == kSite ? 4 : 0;
-      if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) + positional_floor > op.operands.size()) {
+      if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) > op.operands.size()) {
         Bad("op " + std::to_string(pc) + " kwnames: more names than values");
       }
       op.extra = extra;
@@ -873,8 +862,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
         if (--open_contexts < 0) Bad("op " + std::to_string(pc) + ": exit without enter");
         break;
       case kSite:
-        if (op.operands.size() < 4) Bad("op " + std::to_string(pc) + ": a site needs 4 operands");
-        kwnames();
+        if (op.operands.size() != 4) Bad("op " + std::to_string(pc) + ": a site has 4 operands");
         break;
       default:
         break;

@@ -76,10 +76,12 @@ def plan(call: object, site: str, program: Program | None = None) -> object:
     profiler = sys.modules.get("torch.autograd.profiler") or _NoProfiler
     config.get()
     scope_builtins = func.__globals__.get("__builtins__", builtins)
+    if not isinstance(scope_builtins, dict):
+        scope_builtins = vars(scope_builtins)
     return _core.make_planned_call(
         ops=program.ops, consts=tuple(program.consts), names=tuple(program.names),
         local_names=tuple(program.local_names), globals=func.__globals__,
-        builtins=scope_builtins if isinstance(scope_builtins, dict) else vars(scope_builtins), n_slots=len(program.local_names), self_slot=program.self_slot,
+        builtins=scope_builtins, n_slots=len(program.local_names), self_slot=program.self_slot,
         bound_self=bound_self, args_slot=program.args_slot,
         fallback=functools.partial(_fallback, site, call),
         switch=config.switch, profiler=profiler, dispatch_len=dispatch_len,

@@ -54,7 +54,7 @@ class Program:
         return dict(sorted(counts.items()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def unpacker(count: int):
     """Python's own unpacking into ``count`` names, for values the native fast
     path does not take (another length, an iterator): its result or its error

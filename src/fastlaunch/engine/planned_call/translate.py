@@ -316,47 +316,28 @@ class _Translator:
         self._free_temps.append(holder)
 
     def _site(self, stmts: list[ast.stmt]) -> bool:
-        """fastlaunch's call site (``fastlaunch.codegen.emit``) as one op:
+        """fastlaunch's call site (``fastlaunch.codegen.emit``) as a SITE op and a CALL:
         ``fn = slot[0]; if fn is None: fn = bind(meta, kernel, call_slot=slot); fn(...)``."""
         if len(stmts) != 3 or not self.sites:
             return False
-        first, test, launch = stmts
-        try:
-            assert isinstance(first, ast.Assign) and len(first.targets) == 1
-            assert isinstance(first.targets[0], ast.Name) and first.targets[0].id == _SITE_FN
-            slot = first.value
-            assert isinstance(slot, ast.Subscript) and isinstance(slot.value, ast.Name)
-            assert isinstance(slot.slice, ast.Constant) and slot.slice.value == 0
-            assert isinstance(test, ast.If) and not test.orelse and len(test.body) == 1
-            cond = test.test
-            assert isinstance(cond, ast.Compare) and len(cond.ops) == 1
-            assert isinstance(cond.ops[0], ast.Is)
-            assert isinstance(cond.left, ast.Name) and cond.left.id == _SITE_FN
-            assert isinstance(cond.comparators[0], ast.Constant)
-            assert cond.comparators[0].value is None
-            bind = test.body[0]
-            assert isinstance(bind, ast.Assign) and isinstance(bind.targets[0], ast.Name)
-            assert bind.targets[0].id == _SITE_FN and isinstance(bind.value, ast.Call)
-            call = bind.value
-            assert isinstance(call.func, ast.Name) and len(call.args) == 2
-            assert [k.arg for k in call.keywords] == ["call_slot"]
-            assert isinstance(call.keywords[0].value, ast.Name)
-            assert call.keywords[0].value.id == slot.value.id
-            assert all(isinstance(a, ast.Name) and a.id not in self.locals for a in call.args)
-            assert isinstance(launch, ast.Expr) and isinstance(launch.value, ast.Call)
-            assert isinstance(launch.value.func, ast.Name) and launch.value.func.id == _SITE_FN
-        except AssertionError:
+        parts = _site_parts(stmts, self.locals)
+        if parts is None:
             return False
-        mark = len(self.program.ops)
+        slot, call, launch = parts
+        mark = len(self.program.ops), set(self._temps), list(self._free_temps)
         try:
             head = [self.value(slot.value), self.value(call.args[0]), self.value(call.args[1]),
                     self.value(call.func)]
+            fn = self.temp()
+            self.emit(P.SITE, dst=fn, operands=head)
+            self.release(head)
             operands, kwnames = self._arguments(launch.value)
         except _NotNative:
-            del self.program.ops[mark:]
+            del self.program.ops[mark[0]:]
+            self._temps, self._free_temps = mark[1], mark[2]
             return False
-        self.emit(P.SITE, operands=(*head, *operands), extra=kwnames)
-        self.release([*head, *operands])
+        self.emit(P.CALL, a=fn, operands=operands, extra=kwnames)
+        self.release([fn, *operands])
         return True
 
     def _island(self, stmt: ast.stmt) -> None:
@@ -375,6 +356,43 @@ class _Translator:
         self.emit(P.ISLAND, operands=tuple(self.locals[n] for n in names), extra=code,
                   extra2=tuple(names))
         self.program.islands.append(ast.unparse(stmt))
+
+
+def _is_name(node: object, name: str | None = None) -> bool:
+    return isinstance(node, ast.Name) and (name is None or node.id == name)
+
+
+def _site_parts(stmts: list[ast.stmt], local_names: dict) -> tuple | None:
+    """(slot subscript, bind call, launch call) when ``stmts`` are one fastlaunch call site."""
+    first, test, launch = stmts
+    if not (isinstance(first, ast.Assign) and len(first.targets) == 1
+            and _is_name(first.targets[0], _SITE_FN)):
+        return None
+    slot = first.value
+    if not (isinstance(slot, ast.Subscript) and _is_name(slot.value)
+            and isinstance(slot.slice, ast.Constant) and slot.slice.value == 0):
+        return None
+    if not (isinstance(test, ast.If) and not test.orelse and len(test.body) == 1):
+        return None
+    cond = test.test
+    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.ops[0], ast.Is)
+            and _is_name(cond.left, _SITE_FN) and isinstance(cond.comparators[0], ast.Constant)
+            and cond.comparators[0].value is None):
+        return None
+    bind = test.body[0]
+    if not (isinstance(bind, ast.Assign) and len(bind.targets) == 1
+            and _is_name(bind.targets[0], _SITE_FN) and isinstance(bind.value, ast.Call)):
+        return None
+    call = bind.value
+    if not (_is_name(call.func) and len(call.args) == 2
+            and [k.arg for k in call.keywords] == ["call_slot"]
+            and _is_name(call.keywords[0].value, slot.value.id)
+            and all(_is_name(a) and a.id not in local_names for a in call.args)):
+        return None
+    if not (isinstance(launch, ast.Expr) and isinstance(launch.value, ast.Call)
+            and _is_name(launch.value.func, _SITE_FN)):
+        return None
+    return slot, call, launch
 
 
 def translate(func: types.FunctionType, node: ast.FunctionDef) -> P.Program:
