@@ -13,6 +13,7 @@ what runs: each op calls what the Python statement calls, in its order.
 from __future__ import annotations
 
 import ast
+import builtins
 import types
 from collections.abc import Iterator
 
@@ -74,6 +75,9 @@ class _Translator:
         self.func = func
         self.node = node
         self.globals = func.__globals__
+        scope_builtins = self.globals.get("__builtins__", builtins)
+        self.builtins = scope_builtins if isinstance(scope_builtins, dict) else vars(
+            scope_builtins)
         self.locals = {name: i for i, name in enumerate(code.co_varnames)}
         self.program = P.Program(local_names=list(code.co_varnames),
                                  args_slot=self.locals[params[-1]],
@@ -86,14 +90,26 @@ class _Translator:
     # ---- operands -------------------------------------------------------------
 
     def const(self, value: object) -> int:
-        key = (type(value), value) if isinstance(value, (int, float, str, bytes, tuple,
-                                                         type(None), bool)) else (id(value),)
+        # literals by type and repr (0.0 and -0.0 stay two constants), the rest by identity
+        literal = isinstance(value, (int, float, str, bytes, type(None), bool)) or (
+            type(value) is tuple and all(isinstance(v, (int, float, str, bool, type(None)))
+                                         for v in value))
+        key = (type(value), repr(value)) if literal else (id(value),)
         index = self._const_index.get(key)
         if index is None:
             index = len(self.program.consts)
             self.program.consts.append(value)
             self._const_index[key] = index
         return P.const_operand(index)
+
+    def _global(self, name: str) -> int:
+        """A module global as the constant it is bound to now (the wrapper module
+        has finished loading and Inductor has set its attributes), or, when
+        unbound, a lookup per call (which raises NameError as Python would)."""
+        for scope in (self.globals, self.builtins):
+            if name in scope:
+                return self.const(scope[name])
+        return self.global_name(name)
 
     def global_name(self, name: str) -> int:
         names = self.program.names
@@ -163,7 +179,7 @@ class _Translator:
             if not isinstance(node.ctx, ast.Load):
                 raise _NotNative
             operand = self.locals.get(node.id)
-            return self._move(operand if operand is not None else self.global_name(node.id), dst)
+            return self._move(operand if operand is not None else self._global(node.id), dst)
         if isinstance(node, ast.Attribute):
             chained = self._chain(node)
             if chained is not None:
