@@ -53,7 +53,8 @@ enum OpCode : int {
   kExit = 14,    // dst.__exit__(None, None, None); dst cleared
   kReturn = 15,  // return a
   kSite = 16,    // dst = the fastlaunch call site's callable: operands = (slot list, meta, kernel, bind)
-  kOpCount = 17,
+  kAssert = 17,  // a(*operands): assert_size_stride(t, size, stride, ...), checked natively first
+  kOpCount = 18,
 };
 
 // Binary operators (sub); comparisons are Py_LT..Py_GE offset by kCompare.
@@ -76,6 +77,11 @@ struct Op {
 };
 
 std::atomic<uint64_t> g_planned_runs{0};
+
+// The torch-built geometry reader (engine/planned_call/tensor_geometry.cpp), or NULL.
+using GeometryFn = int (*)(PyObject*, int64_t*, const int64_t**, const int64_t**);
+std::atomic<GeometryFn> g_geometry{nullptr};
+uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
@@ -222,6 +228,33 @@ PyObject* Unary(int sub, PyObject* x) {
       return r < 0 ? nullptr : PyBool_FromLong(r);
     }
   }
+}
+
+// True only when `t`'s sizes and strides are exactly `size` and `stride`
+// (tuples of ints): then torch's assert_size_stride, which is more lenient
+// (it ignores the stride of a size-1 dimension), passes too. Anything else
+// (false) runs the original, so a mismatch raises torch's own error.
+bool SizeStrideMatch(PyObject* t, PyObject* size, PyObject* stride) {
+  GeometryFn geometry = g_geometry.load(std::memory_order_acquire);
+  int64_t ndim = 0;
+  const int64_t* sizes = nullptr;
+  const int64_t* strides = nullptr;
+  if (geometry == nullptr || !geometry(t, &ndim, &sizes, &strides)) return false;
+  if (!PyTuple_CheckExact(size) || !PyTuple_CheckExact(stride) ||
+      PyTuple_GET_SIZE(size) != ndim || PyTuple_GET_SIZE(stride) != ndim) {
+    return false;
+  }
+  for (int64_t i = 0; i < ndim; ++i) {
+    PyObject* want[2] = {PyTuple_GET_ITEM(size, i), PyTuple_GET_ITEM(stride, i)};
+    const int64_t have[2] = {sizes[i], strides[i]};
+    for (int k = 0; k < 2; ++k) {
+      if (!PyLong_CheckExact(want[k])) return false;
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(want[k], &overflow);
+      if (overflow != 0 || v != have[k]) return false;
+    }
+  }
+  return true;
 }
 
 // ---- ops ----------------------------------------------------------------------
@@ -387,6 +420,33 @@ int Step(PlannedCallObject* self, PyObject** slots, const Op& op, size_t* pc,
          std::vector<Context>& contexts, PyObject** result) {
   ++*pc;
   switch (op.code) {
+    case kAssert:
+      if (op.operands.size() >= 3 && op.operands[0] >= 0 && op.operands[1] < 0 &&
+          op.operands[2] < 0) {
+        // the common shape: a local tensor, constant size and stride tuples
+        int w1 = -op.operands[1] - 1, w2 = -op.operands[2] - 1;
+        if (((w1 | w2) & 1) == 0 && slots[op.operands[0]] != nullptr &&
+            SizeStrideMatch(slots[op.operands[0]], PyTuple_GET_ITEM(self->consts, w1 >> 1),
+                            PyTuple_GET_ITEM(self->consts, w2 >> 1))) {
+          ++g_native_asserts;
+          return 0;
+        }
+      } else if (op.operands.size() >= 3) {
+        PyObject* v[3] = {nullptr, nullptr, nullptr};
+        bool loaded = true;
+        for (int k = 0; k < 3 && loaded; ++k) {
+          v[k] = Load(self, slots, op.operands[static_cast<size_t>(k)]);
+          loaded = v[k] != nullptr;
+        }
+        bool match = loaded && SizeStrideMatch(v[0], v[1], v[2]);
+        for (PyObject* x : v) Py_XDECREF(x);
+        if (!loaded) return -1;
+        if (match) {
+          ++g_native_asserts;
+          return 0;
+        }
+      }
+      [[fallthrough]];
     case kCall: {
       PyObject* callee = Load(self, slots, op.a);
       if (callee == nullptr) return -1;
@@ -822,6 +882,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
     };
     switch (op.code) {
       case kCall:
+      case kAssert:
         kwnames();
         break;
       case kMethod:
@@ -979,9 +1040,26 @@ void BindPlannedCall(py::module_& m) {
         py::arg("fallback"), py::arg("switch"), py::arg("profiler"), py::arg("dispatch_len"),
         py::arg("static_reason"), py::arg("original"),
         "A PlannedCall running the program `ops` (fastlaunch.engine.planned_call.program).");
+  m.def(
+      "set_tensor_geometry",
+      [](py::capsule capsule) {
+        if (std::string(capsule.name()) != "fastlaunch.tensor_geometry.v1") {
+          throw InputError("capsule: got " + std::string(capsule.name()) +
+                           ", expected fastlaunch.tensor_geometry.v1");
+        }
+        g_geometry.store(reinterpret_cast<GeometryFn>(capsule.get_pointer()),
+                         std::memory_order_release);
+      },
+      "Use the torch-built geometry reader for native size/stride asserts.");
+  m.def("has_tensor_geometry", []() { return g_geometry.load() != nullptr; });
   m.def("planned_call_runs", []() { return g_planned_runs.load(); },
         "calls run as planned programs since the last reset");
-  m.def("reset_planned_call_runs", []() { g_planned_runs.store(0); });
+  m.def("planned_call_native_asserts", []() { return g_native_asserts; },
+        "size/stride asserts the planned call checked natively since the last reset");
+  m.def("reset_planned_call_runs", []() {
+    g_planned_runs.store(0);
+    g_native_asserts = 0;
+  });
 }
 
 }  // namespace fastlaunch

@@ -64,7 +64,8 @@ def stats(per_site: bool = False) -> dict:
     """A snapshot: ``fast``, ``fallback.<reason>``, ``plan.<event>``, ``error.<reason>``.
 
     ``fast`` includes the launches made in C by FastSite call slots;
-    ``call.planned`` counts wrapper calls run as planned programs. With
+    ``call.planned`` counts wrapper calls run as planned programs (``call.assert_native``
+    their size/stride asserts checked without calling torch's). With
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something (launches made by a FastSite are not split by site).
     """
@@ -76,6 +77,7 @@ def stats(per_site: bool = False) -> dict:
     snapshot = Counter(_counts)
     snapshot["fast"] += _core.fast_hits()
     snapshot["call.planned"] += _core.planned_call_runs()
+    snapshot["call.assert_native"] += _core.planned_call_native_asserts()
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 

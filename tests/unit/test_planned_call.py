@@ -285,7 +285,7 @@ def _make(ops, n_slots=2, consts=(), names=()):
     ((P.MOVE, 1, P.const_operand(3), 0, 0, (), None, None),
      "op 0 a: got operand -7, expected a constant index below 0"),
     ((P.MOVE, 1, P.global_operand(0), 0, 0, (), None, None), "expected a global index below 0"),
-    ((99, 1, 0, 0, 0, (), None, None), "op 0 code: got 99, expected 0 <= code < 17"),
+    ((99, 1, 0, 0, 0, (), None, None), f"op 0 code: got 99, expected 0 <= code < {len(P.NAMES)}"),
     ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 kwnames: more names than values"),
     ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 b: expected the pc of its exit"),
     ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
@@ -312,3 +312,55 @@ def test_island_frees_at_its_del(tmp_path, monkeypatch):
         traces.append(recorder.events)
     assert traces[0] == traces[1]
     assert traces[0][0] == ("dead", "in0")  # before mark(b) runs
+
+
+@pytest.fixture(scope="module")
+def geometry():
+    """The torch-built geometry reader (built once per torch build, then cached)."""
+    from fastlaunch.engine.planned_call import tensor_geometry
+
+    assert tensor_geometry.ensure(build=True, wait=True), tensor_geometry.status()
+
+
+def _assert_wrapper(tmp_path, monkeypatch, line):
+    path = tmp_path / "w.py"
+    path.write_text("import torch\n"
+                    "assert_size_stride = torch._C._dynamo.guards.assert_size_stride\n"
+                    f"def call(args):\n    a, = args\n    args.clear()\n    {line}\n"
+                    "    return (a,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.program_of(module.call)
+    assert program.summary()["assert"] == 1
+    return module, planner.plan(module.call, "w", program)
+
+
+@pytest.mark.parametrize(("shape", "stride", "line", "native"), [
+    ((4, 3), (3, 1), "assert_size_stride(a, (4, 3), (3, 1), 'input')", 1),
+    ((4, 3), (3, 1), "assert_size_stride(a, (a.size(0), 3), (3, 1))", 1),  # symbolic size
+    # torch ignores the stride of a size-1 dim; the native check does not: torch decides
+    ((4, 1), (1, 1), "assert_size_stride(a, (4, 1), (1, 4), 'input')", 0),
+])
+def test_native_size_assert_passes_only_on_exact_match(geometry, tmp_path, monkeypatch, shape,
+                                                       stride, line, native):
+    _, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+    t = torch.empty_strided(shape, stride)
+    before = _core.planned_call_native_asserts()
+    assert planned([t])[0] is t
+    assert _core.planned_call_native_asserts() - before == native
+
+
+@pytest.mark.parametrize("line", [
+    "assert_size_stride(a, (4, 4), (3, 1), 'input')",
+    "assert_size_stride(a, (4, 3), (1, 4), 'input')",
+    "assert_size_stride(a, (4, 3, 1), (3, 1, 1), 'input')",
+    "assert_size_stride(a, [4, 3], [3, 1], 'input')",
+])
+def test_native_size_assert_mismatch_raises_torchs_error(geometry, tmp_path, monkeypatch, line):
+    module, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+    errors = []
+    for call in (module.call, planned):
+        with pytest.raises((AssertionError, TypeError)) as info:
+            call([torch.empty(4, 3)])
+        errors.append((type(info.value), str(info.value)))
+    assert errors[0] == errors[1]

@@ -20,7 +20,7 @@ import logging
 import os
 
 from .. import counters
-from ..engine.planned_call import Untranslatable, planner
+from ..engine.planned_call import Untranslatable, planner, tensor_geometry
 from ..patching import PatchSet
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,7 @@ def install(codecache: object | None = None) -> bool:
     patches.add(cls, "load_by_key_path", _wrap(cls.__dict__["load_by_key_path"].__func__))
     patches.install()
     _patches.append(patches)
+    tensor_geometry.ensure(build=True)  # native asserts once built (in the background)
     return True
 
 

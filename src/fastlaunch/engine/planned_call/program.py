@@ -15,10 +15,10 @@ import functools
 from collections import Counter
 
 CALL, METHOD, ATTR, ITEM, TUPLE, LIST, BINARY, UNARY, MOVE, FREE, DEL, UNPACK, ISLAND, \
-    ENTER, EXIT, RETURN, SITE = range(17)
+    ENTER, EXIT, RETURN, SITE, ASSERT = range(18)
 
 NAMES = ("call", "method", "attr", "item", "tuple", "list", "binary", "unary", "move", "free",
-         "del", "unpack", "island", "enter", "exit", "return", "site")
+         "del", "unpack", "island", "enter", "exit", "return", "site", "assert")
 
 # Binary operators (``sub`` of BINARY); comparisons are COMPARE + Py_LT..Py_GE.
 ADD, SUB, MUL, FLOORDIV, MOD, TRUEDIV, POW, LSHIFT, RSHIFT, AND, OR, XOR, MATMUL, IS, IS_NOT, \

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 import types
 from collections.abc import Iterator
 
@@ -213,6 +214,13 @@ class _Translator:
             return out
         raise _NotNative
 
+    def _is_size_assert(self, operand: int) -> bool:
+        if operand >= 0 or (-operand - 1) % 2:
+            return False
+        guards = getattr(getattr(sys.modules.get("torch"), "_C", None), "_dynamo", None)
+        target = getattr(getattr(guards, "guards", None), "assert_size_stride", None)
+        return target is not None and self.program.consts[(-operand - 1) // 2] is target
+
     def _move(self, operand: int, dst: int | None) -> int:
         if dst is None:
             return operand
@@ -250,7 +258,10 @@ class _Translator:
         callee = chained if chained is not None else self.value(func)
         operands, kwnames = self._arguments(node)
         out = -1 if discard else (self.temp() if dst is None else dst)
-        self.emit(P.CALL, dst=out, a=callee, operands=operands, extra=kwnames)
+        code = P.CALL
+        if discard and kwnames is None and len(operands) >= 3 and self._is_size_assert(callee):
+            code = P.ASSERT  # checked natively; the original runs when it does not match
+        self.emit(code, dst=out, a=callee, operands=operands, extra=kwnames)
         self.release([callee, *operands])
         return out
 
