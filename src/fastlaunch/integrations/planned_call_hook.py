@@ -8,9 +8,11 @@ translated and replaced by its PlannedCall. Generated code and cache keys are
 unchanged, so caches filled without fastlaunch are used as they are, and the
 run-time switch turns planned calls off per call without recompiling.
 
-Counted per module: ``call.translated`` (with ``call.islands`` statements kept
-as Python), or ``fallback.call_untranslatable`` / ``fallback.call_plan_error``
-(the module keeps its Python ``call``; strict mode raises).
+Counted per module: ``call.translated`` (and ``call.islands`` when statements
+stay Python), ``call.not_python`` (a ``call`` that is no Python function, as
+``cpp_wrapper``'s entry point), or ``fallback.call_untranslatable`` /
+``fallback.call_plan_error`` (the module keeps its Python ``call``; strict
+mode raises).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import types
 
 from .. import counters
 from ..engine.planned_call import Untranslatable, planner, tensor_geometry
@@ -43,6 +46,9 @@ def plan_module(module: object) -> bool:
     if isinstance(call, _core.PlannedCall):
         return True  # the code cache hands out the same module again
     site = site_name(module)
+    if not isinstance(getattr(call, "__func__", call), types.FunctionType):
+        counters.count("call.not_python", site)  # cpp_wrapper's entry point: nothing to plan
+        return False
     try:
         program = planner.program_of(call)
         planned = planner.plan(call, site, program)
