@@ -9,6 +9,8 @@ argument provenance and sizes, every tensor's end) identical.
 
 from __future__ import annotations
 
+import types
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -364,3 +366,46 @@ def test_native_size_assert_mismatch_raises_torchs_error(geometry, tmp_path, mon
             call([torch.empty(4, 3)])
         errors.append((type(info.value), str(info.value)))
     assert errors[0] == errors[1]
+
+
+def test_npu_style_wrapper(monkeypatch):
+    log = []
+
+    class Device:
+        def __init__(self, index):
+            self.index = index
+
+        def __enter__(self):
+            log.append(("enter", self.index))
+
+        def __exit__(self, *exc):
+            log.append(("exit", exc[0]))
+
+    npu = types.SimpleNamespace(utils=types.SimpleNamespace(device=Device),
+                                set_device=lambda index: log.append(("set", index)))
+    monkeypatch.setattr(torch, "npu", npu, raising=False)
+
+    def inject(recorder):
+        def empty_strided(size, stride, device, dtype):
+            assert device == "npu"
+            return torch.empty_strided(size, stride, dtype=dtype)
+
+        def add(inp, out, n, stream):
+            out.copy_(inp + 1)
+
+        def mul(inp, out, n, stream):
+            torch.mul(inp, 3, out=out)
+
+        return {"empty_strided": recorder.wrap("empty_strided", empty_strided),
+                "get_raw_stream": recorder.wrap("get_raw_stream", lambda index: 5),
+                "triton_poi_fused_add_0": call_trace.RecordedKernel(recorder, "add", add),
+                "triton_poi_fused_mul_1": call_trace.RecordedKernel(recorder, "mul", mul)}
+
+    program, trace = _compare("handwritten/npu_style.py",
+                              ("assert_size_stride", "reinterpret_tensor"), [torch.randn(8)],
+                              inject=inject)
+    assert log == [("enter", 0), ("set", 0), ("exit", None)] * 2
+    assert program.islands == []
+    assert [e[1] for e in trace if e[0] == "call"] == [
+        "assert_size_stride", "empty_strided", "get_raw_stream", "add.run", "empty_strided",
+        "reinterpret_tensor", "mul.run"]
