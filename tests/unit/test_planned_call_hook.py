@@ -90,3 +90,32 @@ def test_switch_is_on_unless_turned_off(raw, on):
 def test_unknown_switch_value_warns_and_is_off():
     with pytest.warns(RuntimeWarning, match="FASTLAUNCH_PLANNED_CALL='maybe'"):
         assert not config.from_environ({"FASTLAUNCH_PLANNED_CALL": "maybe"}).planned_call
+
+
+def test_selfcheck_planned_call_mode(capsys):
+    from fastlaunch import selfcheck
+
+    paths = [str(call_trace.WRAPPERS / "inductor" / f"{n}.py") for n in ("mlp", "views")]
+    assert selfcheck.main(["--planned-call", paths[0], "--planned-call", paths[1]]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(": equal: " in line for line in out), out
+
+
+def test_selfcheck_planned_call_names_the_first_difference(capsys, monkeypatch):
+    """A program that frees an input one op late is caught, at that event."""
+    from fastlaunch import selfcheck
+    from fastlaunch.engine.planned_call import program as P
+    from fastlaunch.engine.planned_call import translate
+
+    emit = translate._Translator.emit
+
+    def late_del(self, code, dst=-1, **kw):
+        if code == P.DEL and self.program.local_names[dst] == "arg2_1":
+            return len(self.program.ops)  # dropped: the input lives to the frame's end
+        return emit(self, code, dst, **kw)
+
+    monkeypatch.setattr(translate._Translator, "emit", late_del)
+    path = str(call_trace.WRAPPERS / "inductor" / "mlp.py")
+    assert selfcheck.main(["--planned-call", path]) == 1
+    out = capsys.readouterr().out
+    assert "event " in out and "('dead', 'in2')" in out, out
