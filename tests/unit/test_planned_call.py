@@ -68,7 +68,8 @@ def _kernels(module) -> tuple[str, ...]:
     return tuple(n for n in vars(module) if n.startswith("cpp_fused_"))
 
 
-@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic"])
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+                                  "transformer", "gpt_block"])
 def test_inductor_wrappers_match_python_call(name):
     module = call_trace.load(f"inductor/{name}.py")
     inputs = _inputs(name, module)

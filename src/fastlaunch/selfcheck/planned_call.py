@@ -67,15 +67,32 @@ class Recorder:
             return value
         return f"<{type(value).__name__}>" if callable(value) else repr(value)
 
-    def wrap(self, name: str, fn):
-        def recorded(*args, **kwargs):
-            self.events.append(("call", name, self.describe(args),
-                                tuple(sorted((k, self.describe(v)) for k, v in kwargs.items()))))
-            result = fn(*args, **kwargs)
-            self.events.append(("result", name, self.describe(result)))
-            return result
+    def wrap(self, name: str, fn) -> _Recorded:
+        return _Recorded(self, name, fn)
 
-        return recorded
+
+class _Recorded:
+    """Records each call of ``fn``. An object with ``__call__``, not a function:
+    CPython 3.11 runs a Python function's call inside the caller's eval loop
+    and moves the arguments into its frame, which frees them when it returns
+    (last positional first); a call through ``__call__`` leaves them to the
+    caller, as a call of a C function (torch's allocation, view, extern kernel
+    and ATen entry points) does, so the recorded frees keep the order the
+    unrecorded wrapper has."""
+
+    __slots__ = ("fn", "name", "recorder")
+
+    def __init__(self, recorder: Recorder, name: str, fn) -> None:
+        self.recorder, self.name, self.fn = recorder, name, fn
+
+    def __call__(self, *args, **kwargs):
+        recorder = self.recorder
+        recorder.events.append(("call", self.name, recorder.describe(args),
+                                tuple(sorted((k, recorder.describe(v))
+                                             for k, v in kwargs.items()))))
+        result = self.fn(*args, **kwargs)
+        recorder.events.append(("result", self.name, recorder.describe(result)))
+        return result
 
 
 class RecordedKernel:

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Regenerate the saved Inductor wrappers (CPU, the installed torch).
 
-Run: ``python tests/data/wrappers/generate.py``. Each small model is compiled
+Run: ``python tests/data/wrappers/generate.py [NAME ...]`` (default: all).
+Each small model is compiled
 with a fresh Inductor cache and the generated wrapper module (the one whose
-``call(args)`` the planned call translates) is written next to this script
-as ``<name>.py``, with the torch version in its first line. The planned-call
+``call(args)`` the planned call translates) is written to
+``inductor/<name>.py``, with the torch version in its first line. The planned-call
 tests load these files, so what they translate is what Inductor really wrote.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import sys
 import tempfile
 
 HERE = pathlib.Path(__file__).parent
@@ -47,20 +49,50 @@ def _models():
             y = (x @ w).view(2, 4, 8).transpose(0, 1)
             return y.sin(), (y + 1).sum(0), torch.addmm(x[:, :8], x, w[:, :8])
 
+    class Transformer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = torch.nn.Embedding(64, 32)
+            layer = torch.nn.TransformerEncoderLayer(32, 2, 64, dropout=0.0, batch_first=True)
+            self.layers = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.head = torch.nn.Linear(32, 64)
+
+        def forward(self, tokens):
+            return self.head(self.layers(self.embed(tokens)))
+
+    class Block(torch.nn.Module):
+        """A GPT-2 block: pre-LayerNorm, causal SDPA, GELU MLP."""
+
+        def __init__(self):
+            super().__init__()
+            self.ln1, self.ln2 = torch.nn.LayerNorm(32), torch.nn.LayerNorm(32)
+            self.qkv, self.proj = torch.nn.Linear(32, 96), torch.nn.Linear(32, 32)
+            self.fc, self.out = torch.nn.Linear(32, 128), torch.nn.Linear(128, 32)
+
+        def forward(self, x):
+            q, k, v = self.qkv(self.ln1(x)).view(1, 16, 3, 2, 16).permute(2, 0, 3, 1, 4)
+            y = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(y.transpose(1, 2).reshape(1, 16, 32))
+            return x + self.out(torch.nn.functional.gelu(self.fc(self.ln2(x))))
+
     yield "mlp", Mlp(), (torch.randn(4, 16),), False
     yield "conv", Conv(), (torch.randn(2, 3, 8, 8),), False
     yield "attention", Attention(), tuple(torch.randn(2, 6, 8) for _ in range(3)), False
     yield "views", Views(), (torch.randn(8, 8), torch.randn(8, 8)), False
     yield "mlp_dynamic", Mlp(), (torch.randn(5, 16),), True
+    yield "transformer", Transformer().eval(), (torch.randint(0, 64, (1, 16)),), False
+    yield "gpt_block", torch.nn.Sequential(Block(), Block()), (torch.randn(1, 16, 32),), False
 
 
-def main() -> None:
+def main(names: list[str]) -> None:
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="fl_wrappers_")
     os.environ["FASTLAUNCH"] = "0"
     import torch
     from torch._inductor.codecache import PyCodeCache
 
     for name, model, inputs, dynamic in _models():
+        if names and name not in names:
+            continue
         torch._dynamo.reset()
         before = len(PyCodeCache.modules)
         compiled = torch.compile(model, dynamic=dynamic)
@@ -75,4 +107,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
