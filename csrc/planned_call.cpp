@@ -631,6 +631,15 @@ PyObject* Run(PlannedCallObject* self, PyObject* args) {
       int suppressed = ExitWithError(slots, c.slot);
       Py_CLEAR(slots[c.slot]);
       if (suppressed == 1) {
+        // After the `with` statement: its temporaries are gone (the
+        // interpreter popped them while unwinding), outer contexts stay.
+        for (Py_ssize_t i = 0; i < self->n_slots; ++i) {
+          bool holds_context = false;
+          for (const Context& open : contexts) holds_context |= open.slot == i;
+          if (!holds_context && PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(self->local_names, i)) == 0) {
+            Py_CLEAR(slots[i]);
+          }
+        }
         pc = static_cast<size_t>(c.exit_pc) + 1;
         resumed = true;
         break;
@@ -875,6 +884,11 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
     auto kwnames = [&]() {
       if (extra == Py_None) return;
       if (!PyTuple_Check(extra)) Bad("op " + std::to_string(pc) + " kwnames: expected a tuple");
+      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(extra); ++k) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(extra, k))) {
+          Bad("op " + std::to_string(pc) + " kwnames: expected str items");
+        }
+      }
       if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) > op.operands.size()) {
         Bad("op " + std::to_string(pc) + " kwnames: more names than values");
       }

@@ -410,3 +410,22 @@ def test_npu_style_wrapper(monkeypatch):
     assert [e[1] for e in trace if e[0] == "call"] == [
         "assert_size_stride", "empty_strided", "get_raw_stream", "add.run", "empty_strided",
         "reinterpret_tensor", "mul.run"]
+
+
+def test_suppressing_context_resumes_after_its_with(tmp_path, monkeypatch):
+    """A context manager that swallows the error: execution goes on after the
+    `with`, as in Python, with the same values."""
+    path = tmp_path / "w.py"
+    path.write_text("import contextlib\n"
+                    "def call(args):\n    a, = args\n    args.clear()\n"
+                    "    with contextlib.suppress(ZeroDivisionError):\n"
+                    "        b = a + 1\n        c = b // 0\n        b = 0\n"
+                    "    return (a, b)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    assert module.call([5]) == planner.plan(module.call, "w")([5]) == (5, 6)
+
+
+def test_kwnames_must_be_strings():
+    with pytest.raises(ValueError, match="op 0 kwnames: expected str items"):
+        _make([(P.CALL, 1, P.const_operand(0), 0, 0, (0,), (1,), None)], consts=(print,))
