@@ -21,7 +21,6 @@
 #include <pybind11/pybind11.h>
 
 #include <atomic>
-#include <climits>
 #include <cstring>
 #include <memory>
 #include <string>

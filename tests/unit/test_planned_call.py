@@ -9,6 +9,7 @@ argument provenance and sizes, every tensor's end) identical.
 
 from __future__ import annotations
 
+import sys
 import types
 
 import pytest
@@ -61,6 +62,8 @@ def _compare(relative: str, instrumented: tuple[str, ...], inputs, inject=None, 
     (expected, python_trace, _), (actual, planned_trace, program) = runs
     call_trace.assert_bit_equal(expected, actual)
     assert planned_trace == python_trace
+    # nothing kept: each output is referenced by the returned tuple alone, as in Python
+    assert [sys.getrefcount(o) for o in actual] == [sys.getrefcount(o) for o in expected]
     return program, python_trace
 
 

@@ -109,11 +109,10 @@ class RecordedKernel:
 def callees(module: types.ModuleType) -> tuple[str, ...]:
     """The module globals ``call``'s body names that are functions or kernel objects."""
     from ..engine.planned_call import planner
-
-    func, _ = planner._function(module.call)
-    tree = ast.parse(pathlib.Path(func.__code__.co_filename).read_text())
     from ..engine.planned_call.translate import find_function
 
+    func, _ = planner.function_of(module.call)
+    tree = ast.parse(pathlib.Path(func.__code__.co_filename).read_text())
     node = find_function(tree, func)
     scope = vars(module)
     names = []

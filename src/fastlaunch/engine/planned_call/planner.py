@@ -40,7 +40,8 @@ def static_reason(environ: dict | os._Environ | None = None) -> str | None:
     return None
 
 
-def _function(call: object) -> tuple[types.FunctionType, object]:
+def function_of(call: object) -> tuple[types.FunctionType, object]:
+    """The function behind ``call`` and the ``self`` it is bound to (None for a plain function)."""
     if isinstance(call, types.MethodType) and isinstance(call.__func__, types.FunctionType):
         return call.__func__, call.__self__
     if isinstance(call, types.FunctionType):
@@ -50,7 +51,7 @@ def _function(call: object) -> tuple[types.FunctionType, object]:
 
 def program_of(call: object) -> Program:
     """Translate ``call`` (a wrapper's ``call`` function or bound ``Runner.call``)."""
-    func, _ = _function(call)
+    func, _ = function_of(call)
     path = func.__code__.co_filename
     try:
         with open(path, encoding="utf-8") as f:
@@ -69,7 +70,7 @@ def plan(call: object, site: str, program: Program | None = None) -> object:
     """The PlannedCall standing in for ``call``; Untranslatable when there is none."""
     from ... import _core
 
-    func, bound_self = _function(call)
+    func, bound_self = function_of(call)
     program = program_of(call) if program is None else program
     torch = sys.modules.get("torch")
     dispatch_len = getattr(getattr(torch, "_C", None), "_len_torch_dispatch_stack", None)
