@@ -15,7 +15,12 @@ Two variants per wrapper:
   frees, and the interpreter (Python) or the program (planned).
 
 The torch-built geometry reader (native asserts) is built first if it is not
-cached. Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
+cached. On a GPU host, run it with ``FASTLAUNCH=1`` over wrappers saved there
+(so their fastlaunch call sites bind to plans); nothing synchronises, so
+``as generated`` also waits whenever the launch queue is full, while
+``host only`` is the host cost alone.
+
+Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
 [--rounds N] [--calls N] [--out FILE.json]
 (default wrappers: tests/data/wrappers/inductor/*.py)
 """
