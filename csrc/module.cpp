@@ -90,4 +90,5 @@ PYBIND11_MODULE(_core, m) {
   BindCore(m);
   BindCuda(m);
   BindNpu(m);
+  BindPlannedCall(m);
 }

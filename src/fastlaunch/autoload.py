@@ -218,6 +218,22 @@ def arm() -> None:
     names = tuple(n for n in names if _results.get(n) != "installed")
     if names:
         watch(names)
+    if cfg.planned_call:
+        after_import("torch._inductor.codecache", _install_planned_call)
+
+
+def _install_planned_call(codecache: object) -> None:
+    """The planned-call hook on Inductor's code cache; a failure is reported, never raised
+    into the import that triggered it."""
+    from .integrations import planned_call_hook
+
+    try:
+        planned_call_hook.install(codecache)
+    except Exception as err:
+        _results["planned_call"] = f"not installed: {type(err).__name__}: {err}"
+        log.warning("fastlaunch: planned call not installed: %s", err)
+        return
+    _results["planned_call"] = "installed"
 
 
 def status() -> dict[str, str]:

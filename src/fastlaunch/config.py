@@ -26,6 +26,7 @@ class Config:
     strict: bool = False
     npu_impl: str = "fastlaunch"
     cann_libraries: tuple[str, ...] = ("libascendcl.so", "libruntime.so")
+    planned_call: bool = True  # FASTLAUNCH_PLANNED_CALL=0: wrappers keep their Python call()
     parsed: tuple[tuple[str, str, str], ...] = ()  # (name, raw, meaning) for doctor
 
 
@@ -77,13 +78,17 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     strict = parse_bool("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT"))
     npu_impl = _parse_choice("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL"), NPU_IMPLS)
     libs = tuple(p for p in env.get("FASTLAUNCH_CANN_LIBRARIES", "").split(os.pathsep) if p)
+    planned_raw = env.get("FASTLAUNCH_PLANNED_CALL", "")
+    planned_call = parse_bool("FASTLAUNCH_PLANNED_CALL", planned_raw) if planned_raw.strip() \
+        else True
+    parsed.append(("FASTLAUNCH_PLANNED_CALL", planned_raw, "on" if planned_call else "off"))
     parsed += [("FASTLAUNCH_BACKEND", env.get("FASTLAUNCH_BACKEND", ""), backend),
                ("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT", ""), "on" if strict else "off"),
                ("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL", ""), npu_impl)]
     extra = {"cann_libraries": libs} if libs else {}
     return Config(enabled=enabled and bool(enabled_by), enabled_by=enabled_by if enabled else "",
-                  backend=backend, strict=strict, npu_impl=npu_impl, parsed=tuple(parsed),
-                  **extra)
+                  backend=backend, strict=strict, npu_impl=npu_impl, planned_call=planned_call,
+                  parsed=tuple(parsed), **extra)
 
 
 #: Every environment variable fastlaunch itself reads, with what it does (``doctor``).
@@ -95,6 +100,8 @@ VARIABLES = (
     ("FASTLAUNCH_STRICT", "1: an unexpected fallback raises instead of taking the original path"),
     ("FASTLAUNCH_NPU_IMPL", "fastlaunch | torch_npu (torch_npu's own in-tree fast launch)"),
     ("FASTLAUNCH_CANN_LIBRARIES", "CANN libraries to load, os.pathsep-separated"),
+    ("FASTLAUNCH_PLANNED_CALL", "0: Inductor wrappers keep their Python call() (default on: "
+                                "the planned call runs it as a native program)"),
     ("FASTLAUNCH_TORCH_ACCESSOR", "0: read tensor addresses through data_ptr() instead of the "
                                   "torch-built accessor"),
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "

@@ -22,6 +22,9 @@ EXPECTED_FALLBACKS = frozenset({
     "disabled", "profiler", "benchmark_run", "kwargs", "dump_fx_graph", "check_accuracy",
     "triton_interpret", "dump_launch_params", "dump_launch_tensors", "debug_mode", "launch_hooks",
     "warming_up", "run_overridden", "autotuner_plugins", "msprof",
+    # planned call (whole call() back to Python)
+    "call_disabled", "call_profiler", "call_dispatch_mode", "call_triton_interpret",
+    "call_dump_launch_params", "call_dump_launch_tensors",
 })
 
 
@@ -64,7 +67,9 @@ def fallback(reason: str, site: str = "", cause: FastLaunchError | None = None) 
 def stats(per_site: bool = False) -> dict:
     """A snapshot: ``fast``, ``fallback.<reason>``, ``plan.<event>``, ``error.<reason>``.
 
-    ``fast`` includes the launches made in C by FastSite call slots. With
+    ``fast`` includes the launches made in C by FastSite call slots;
+    ``call.planned`` counts wrapper calls run as planned programs (``call.assert_native``
+    their size/stride asserts checked without calling torch's). With
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something (launches made by a FastSite are not split by site).
     """
@@ -78,6 +83,8 @@ def stats(per_site: bool = False) -> dict:
 
     snapshot = Counter(_counts)
     snapshot["fast"] += _core.fast_hits()
+    snapshot["call.planned"] += _core.planned_call_runs()
+    snapshot["call.assert_native"] += _core.planned_call_native_asserts()
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 
@@ -87,3 +94,4 @@ def reset_stats() -> None:
     _counts.clear()
     _sites.clear()
     _core.reset_fast_hits()
+    _core.reset_planned_call_runs()

@@ -52,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--program", action="append", metavar="NAME",
                         help="check only this program of the suite (repeatable); "
                              "names are listed in the report")
+    parser.add_argument("--planned-call", action="append", metavar="WRAPPER.py",
+                        help="instead: run this saved Inductor wrapper module (repeatable) "
+                             "through its Python call() and its planned call on the same "
+                             "inputs (its get_args()) and compare the op traces and outputs")
     parser.add_argument("--ascend-backend", metavar="DIR",
                         help="fake-npu: a triton-ascend 'triton/backends/ascend' folder (or "
                              "a source tree's 'third_party/ascend/backend') to take the "
@@ -141,6 +145,10 @@ def main(argv: list[str]) -> int:
                 parser.error(f"--json: cannot write {args.json}: {why}")
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code else EXIT_OK
+    if args.planned_call:
+        from . import planned_call
+
+        return planned_call.main(args.planned_call)
     if backend == "fake-npu":
         from . import fake_npu
 

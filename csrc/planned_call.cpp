@@ -1,0 +1,1078 @@
+// SPDX-License-Identifier: Apache-2.0
+// PlannedCall: an Inductor wrapper's `call(args)`, translated once into a
+// program over numbered value slots (fastlaunch/engine/planned_call), run
+// here on every call.
+//
+// Each op calls exactly what the Python `call()` calls, with the same
+// arguments, in the same order, through vectorcall on callables that are
+// constants of the program (module attributes resolved when the program was
+// made) or read from the module's globals per call (bare names, as
+// LOAD_GLOBAL does). References are taken and dropped where the Python frame
+// takes and drops them (assignment, `del`, end of a statement's temporaries,
+// the return), so the caching allocator sees the same sequence. Statements
+// the translator does not know run as Python islands: a compiled code object
+// executed with the live values moved into a fresh namespace and back.
+//
+// Whole-call fallback (before any op runs): the module's original `call`
+// through `fallback(reason, args)` when a reason fixed at build is set, the
+// run-time switch is off, the autograd profiler is on, or a dispatch mode is
+// active. Errors of an op propagate unchanged (entered context managers get
+// their `__exit__` first); nothing is ever replayed.
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "plan.h"
+
+namespace py = pybind11;
+
+namespace fastlaunch {
+namespace {
+
+enum OpCode : int {
+  kCall = 0,     // dst = a(*operands, kwnames=extra)
+  kMethod = 1,   // dst = a.<extra2>(*operands, kwnames=extra)
+  kAttr = 2,     // dst = a.<extra2>
+  kItem = 3,     // dst = a[b]
+  kTuple = 4,    // dst = (*operands,)
+  kList = 5,     // dst = [*operands]
+  kBinary = 6,   // dst = a <sub> b
+  kUnary = 7,    // dst = <sub> a
+  kMove = 8,     // dst = a
+  kFree = 9,     // end of a temporary: slot dst cleared
+  kDel = 10,     // `del name`: slot dst cleared, UnboundLocalError when unbound
+  kUnpack = 11,  // operands (slots) = a; extra: Python unpacker for anything else
+  kIsland = 12,  // exec(extra, globals, ns) with the slots `operands` named `extra2`
+  kEnter = 13,   // dst = a; a.__enter__() (to operands[0] when given); b = pc of its kExit
+  kExit = 14,    // dst.__exit__(None, None, None); dst cleared
+  kReturn = 15,  // return a
+  kSite = 16,    // dst = the fastlaunch call site's callable: operands = (slot list, meta, kernel, bind)
+  kAssert = 17,  // a(*operands): assert_size_stride(t, size, stride, ...), checked natively first
+  kOpCount = 18,
+};
+
+// Binary operators (sub); comparisons are Py_LT..Py_GE offset by kCompare.
+enum Binary : int {
+  kAdd, kSub, kMul, kFloorDiv, kMod, kTrueDiv, kPow, kLShift, kRShift, kAnd, kOr, kXor,
+  kMatMul, kIs, kIsNot, kIn, kNotIn, kCompare = 20,
+};
+enum Unary : int { kNeg, kPos, kInvert, kNot };
+
+struct Op {
+  int code = 0;
+  int dst = -1;
+  int a = 0;
+  int b = 0;
+  int sub = 0;
+  int n_kw = 0;
+  std::vector<int> operands;
+  PyObject* extra = nullptr;   // owned: kwnames, unpacker, island code
+  PyObject* extra2 = nullptr;  // owned: method/attribute name, island names
+};
+
+std::atomic<uint64_t> g_planned_runs{0};
+
+// The torch-built geometry reader (engine/planned_call/tensor_geometry.cpp), or NULL.
+using GeometryFn = int (*)(PyObject*, int64_t*, const int64_t**, const int64_t**);
+std::atomic<GeometryFn> g_geometry{nullptr};
+uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
+PyObject* kEnterName = nullptr;
+PyObject* kExitName = nullptr;
+PyObject* kOnName = nullptr;
+PyObject* kProfilerFlag = nullptr;
+PyObject* kCallSlotKw = nullptr;
+
+struct PlannedCallObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  std::vector<Op>* ops;
+  PyObject* consts;         // tuple
+  PyObject* names;          // tuple of str: globals read per call
+  PyObject* local_names;    // tuple of str per slot ("" for temporaries)
+  PyObject* globals;        // the wrapper module's dict
+  PyObject* builtins;       // dict
+  PyObject* bound_self;     // `self` of a `Runner.call`, or NULL
+  PyObject* fallback;       // (reason, *args, **kwargs) -> the original call's result
+  PyObject* switch_obj;     // has `.on`
+  PyObject* profiler;       // has `_is_profiler_enabled`
+  PyObject* dispatch_len;   // () -> int, or NULL
+  PyObject* static_reason;  // str, or NULL
+  PyObject* original;       // the original `call`
+  Py_ssize_t n_slots;
+  int self_slot;
+  int args_slot;
+};
+
+// ---- operands ---------------------------------------------------------------
+// v >= 0: slot v; v < 0, w = -v - 1: constant w / 2 (w even) or global w / 2 (w odd).
+
+void Unbound(PlannedCallObject* self, int slot) {
+  PyObject* name = PyTuple_GET_ITEM(self->local_names, slot);
+  PyErr_Format(PyExc_UnboundLocalError,
+               "cannot access local variable '%U' where it is not associated with a value", name);
+}
+
+PyObject* Load(PlannedCallObject* self, PyObject** slots, int v) {
+  if (v >= 0) {
+    PyObject* o = slots[v];
+    if (o == nullptr) {
+      Unbound(self, v);
+      return nullptr;
+    }
+    Py_INCREF(o);
+    return o;
+  }
+  int w = -v - 1;
+  if ((w & 1) == 0) {
+    PyObject* o = PyTuple_GET_ITEM(self->consts, w >> 1);
+    Py_INCREF(o);
+    return o;
+  }
+  PyObject* name = PyTuple_GET_ITEM(self->names, w >> 1);
+  PyObject* o = PyDict_GetItemWithError(self->globals, name);
+  if (o == nullptr) {
+    if (PyErr_Occurred()) return nullptr;
+    o = PyDict_GetItemWithError(self->builtins, name);
+    if (o == nullptr) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_NameError, "name '%U' is not defined", name);
+      return nullptr;
+    }
+  }
+  Py_INCREF(o);
+  return o;
+}
+
+// Stores a new reference (dst < 0: the value is dropped, as an expression
+// statement drops it). The old value goes after the new one is in place, as
+// STORE_FAST does.
+void Store(PyObject** slots, int dst, PyObject* value) {
+  if (dst < 0) {
+    Py_DECREF(value);
+    return;
+  }
+  PyObject* old = slots[dst];
+  slots[dst] = value;
+  Py_XDECREF(old);
+}
+
+// argv[0] is spare (PY_VECTORCALL_ARGUMENTS_OFFSET); argv[first..] get new references.
+class Args {
+ public:
+  explicit Args(size_t n) : n_(n) {
+    ptr_ = n <= kSmall ? small_ : (big_.resize(n), big_.data());
+    std::memset(ptr_, 0, n * sizeof(PyObject*));
+  }
+  ~Args() {
+    for (size_t i = 0; i < n_; ++i) Py_XDECREF(ptr_[i]);
+  }
+  Args(const Args&) = delete;
+  Args& operator=(const Args&) = delete;
+  PyObject** data() { return ptr_; }
+  bool Fill(PlannedCallObject* self, PyObject** slots, const int* ops, size_t count,
+            size_t first) {
+    for (size_t i = 0; i < count; ++i) {
+      ptr_[first + i] = Load(self, slots, ops[i]);
+      if (ptr_[first + i] == nullptr) return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr size_t kSmall = 24;
+  PyObject* small_[kSmall];
+  std::vector<PyObject*> big_;
+  PyObject** ptr_;
+  size_t n_;
+};
+
+PyObject* Binary(int sub, PyObject* x, PyObject* y) {
+  switch (sub) {
+    case kAdd: return PyNumber_Add(x, y);
+    case kSub: return PyNumber_Subtract(x, y);
+    case kMul: return PyNumber_Multiply(x, y);
+    case kFloorDiv: return PyNumber_FloorDivide(x, y);
+    case kMod: return PyNumber_Remainder(x, y);
+    case kTrueDiv: return PyNumber_TrueDivide(x, y);
+    case kPow: return PyNumber_Power(x, y, Py_None);
+    case kLShift: return PyNumber_Lshift(x, y);
+    case kRShift: return PyNumber_Rshift(x, y);
+    case kAnd: return PyNumber_And(x, y);
+    case kOr: return PyNumber_Or(x, y);
+    case kXor: return PyNumber_Xor(x, y);
+    case kMatMul: return PyNumber_MatrixMultiply(x, y);
+    case kIs: return PyBool_FromLong(x == y);
+    case kIsNot: return PyBool_FromLong(x != y);
+    case kIn:
+    case kNotIn: {
+      int r = PySequence_Contains(y, x);
+      if (r < 0) return nullptr;
+      return PyBool_FromLong(sub == kIn ? r : !r);
+    }
+    default: return PyObject_RichCompare(x, y, sub - kCompare);
+  }
+}
+
+PyObject* Unary(int sub, PyObject* x) {
+  switch (sub) {
+    case kNeg: return PyNumber_Negative(x);
+    case kPos: return PyNumber_Positive(x);
+    case kInvert: return PyNumber_Invert(x);
+    default: {
+      int r = PyObject_Not(x);
+      return r < 0 ? nullptr : PyBool_FromLong(r);
+    }
+  }
+}
+
+// True only when `t`'s sizes and strides are exactly `size` and `stride`
+// (tuples of ints): then torch's assert_size_stride, which is more lenient
+// (it ignores the stride of a size-1 dimension), passes too. Anything else
+// (false) runs the original, so a mismatch raises torch's own error.
+bool SizeStrideMatch(PyObject* t, PyObject* size, PyObject* stride) {
+  GeometryFn geometry = g_geometry.load(std::memory_order_acquire);
+  int64_t ndim = 0;
+  const int64_t* sizes = nullptr;
+  const int64_t* strides = nullptr;
+  if (geometry == nullptr || !geometry(t, &ndim, &sizes, &strides)) return false;
+  if (!PyTuple_CheckExact(size) || !PyTuple_CheckExact(stride) ||
+      PyTuple_GET_SIZE(size) != ndim || PyTuple_GET_SIZE(stride) != ndim) {
+    return false;
+  }
+  for (int64_t i = 0; i < ndim; ++i) {
+    PyObject* want[2] = {PyTuple_GET_ITEM(size, i), PyTuple_GET_ITEM(stride, i)};
+    const int64_t have[2] = {sizes[i], strides[i]};
+    for (int k = 0; k < 2; ++k) {
+      if (!PyLong_CheckExact(want[k])) return false;
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(want[k], &overflow);
+      if (overflow != 0 || v != have[k]) return false;
+    }
+  }
+  return true;
+}
+
+// ---- ops ----------------------------------------------------------------------
+
+struct Context {
+  int slot;
+  int exit_pc;
+};
+
+// Calls `callee` (or, when name != NULL, the method `name` of operands' first
+// value) with the op's operands; a new reference or NULL.
+PyObject* CallOp(PlannedCallObject* self, PyObject** slots, const int* operands, size_t count,
+                 PyObject* callee, PyObject* name, PyObject* kwnames) {
+  size_t n_kw = kwnames == nullptr ? 0 : static_cast<size_t>(PyTuple_GET_SIZE(kwnames));
+  if (name != nullptr) {
+    Args argv(count + 2);
+    argv.data()[1] = callee;
+    Py_INCREF(callee);
+    if (!argv.Fill(self, slots, operands, count, 2)) return nullptr;
+    size_t npos = 1 + count - n_kw;
+    return PyObject_VectorcallMethod(name, argv.data() + 1,
+                                     npos | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+  }
+  Args argv(count + 1);
+  if (!argv.Fill(self, slots, operands, count, 1)) return nullptr;
+  return PyObject_Vectorcall(callee, argv.data() + 1,
+                             (count - n_kw) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
+}
+
+int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  PyObject* src = Load(self, slots, op.a);
+  if (src == nullptr) return -1;
+  Py_ssize_t n = static_cast<Py_ssize_t>(op.operands.size());
+  PyObject* seq = src;
+  if (!((PyTuple_CheckExact(src) && PyTuple_GET_SIZE(src) == n) ||
+        (PyList_CheckExact(src) && PyList_GET_SIZE(src) == n))) {
+    // Anything else (another length, an iterator) goes through Python's own
+    // unpacking, so its result or its error is the interpreter's.
+    seq = PyObject_CallOneArg(op.extra, src);
+    Py_DECREF(src);
+    if (seq == nullptr) return -1;
+    if (!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != n) {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_SystemError, "planned call: the unpacker returned a wrong value");
+      return -1;
+    }
+  }
+  std::vector<PyObject*> items(static_cast<size_t>(n));
+  PyObject** source = PyTuple_CheckExact(seq) ? &PyTuple_GET_ITEM(seq, 0)
+                                              : &PyList_GET_ITEM(seq, 0);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    items[static_cast<size_t>(i)] = source[i];
+    Py_INCREF(source[i]);
+  }
+  Py_DECREF(seq);
+  for (Py_ssize_t i = 0; i < n; ++i) Store(slots, op.operands[static_cast<size_t>(i)],
+                                          items[static_cast<size_t>(i)]);
+  return 0;
+}
+
+// The live values named by the island move into a fresh namespace (the slots
+// let go, so a `del` there frees exactly there) and back after it ran.
+int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  PyObject* ns = PyDict_New();
+  if (ns == nullptr) return -1;
+  size_t n = op.operands.size();
+  bool moved = true;
+  for (size_t i = 0; i < n && moved; ++i) {
+    int s = op.operands[i];
+    if (slots[s] == nullptr) continue;
+    moved = PyDict_SetItem(ns, PyTuple_GET_ITEM(op.extra2, i), slots[s]) == 0;
+    if (moved) Py_CLEAR(slots[s]);
+  }
+  // A failed move runs nothing: what was moved comes back below.
+  PyObject* r = moved ? PyEval_EvalCode(op.extra, self->globals, ns) : nullptr;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  int rc = r == nullptr ? -1 : 0;
+  Py_XDECREF(r);
+  for (size_t i = 0; i < n; ++i) {
+    PyObject* v = PyDict_GetItemWithError(ns, PyTuple_GET_ITEM(op.extra2, i));
+    if (v == nullptr && PyErr_Occurred()) {
+      if (type == nullptr) {
+        PyErr_Fetch(&type, &value, &tb);
+      } else {
+        PyErr_Clear();  // the island's own error is the one raised
+      }
+      rc = -1;
+      continue;
+    }
+    if (v == nullptr) continue;  // deleted (or never bound) by the island
+    Py_INCREF(v);
+    Store(slots, op.operands[i], v);
+  }
+  Py_DECREF(ns);
+  if (type != nullptr) PyErr_Restore(type, value, tb);
+  return rc;
+}
+
+// fastlaunch's call site: the bound callable in the slot list, bound now
+// when the slot is still empty (what the three generated statements do before
+// the launch's arguments are evaluated). A new reference or NULL.
+PyObject* Site(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  const int* o = op.operands.data();
+  PyObject* call_slot = Load(self, slots, o[0]);
+  if (call_slot == nullptr) return nullptr;
+  PyObject* fn = PySequence_GetItem(call_slot, 0);
+  if (fn != Py_None) {
+    Py_DECREF(call_slot);
+    return fn;
+  }
+  Py_DECREF(fn);
+  PyObject* bind = Load(self, slots, o[3]);
+  Args argv(4);
+  if (bind == nullptr || !argv.Fill(self, slots, o + 1, 2, 1)) {
+    Py_XDECREF(bind);
+    Py_DECREF(call_slot);
+    return nullptr;
+  }
+  argv.data()[3] = call_slot;  // Args drops this reference
+  fn = PyObject_Vectorcall(bind, argv.data() + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                           kCallSlotKw);
+  Py_DECREF(bind);
+  return fn;
+}
+
+// An error is set; `__exit__(type, value, tb)` of the context in `slot`.
+// 1: it suppressed the error (cleared); 0: an error is set (the same, or
+// the one `__exit__` raised, chained to it).
+int ExitWithError(PyObject** slots, int slot) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != nullptr) PyException_SetTraceback(value, tb);
+  PyObject* argv[5] = {nullptr, slots[slot], type, value, tb != nullptr ? tb : Py_None};
+  PyObject* r = PyObject_VectorcallMethod(kExitName, argv + 1,
+                                          4 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+  int suppress = r == nullptr ? -1 : PyObject_IsTrue(r);
+  Py_XDECREF(r);
+  if (suppress > 0) {
+    Py_DECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return 1;
+  }
+  if (suppress < 0) {  // __exit__ raised: that error, with the original as its context
+    PyObject *t2, *v2, *tb2;
+    PyErr_Fetch(&t2, &v2, &tb2);
+    PyErr_NormalizeException(&t2, &v2, &tb2);
+    if (tb2 != nullptr) PyException_SetTraceback(v2, tb2);
+    PyException_SetContext(v2, value);  // steals value
+    Py_DECREF(type);
+    Py_XDECREF(tb);
+    PyErr_Restore(t2, v2, tb2);
+    return 0;
+  }
+  PyErr_Restore(type, value, tb);
+  return 0;
+}
+
+// 0: next op (pc advanced), 1: returned (*result set), -1: error.
+int Step(PlannedCallObject* self, PyObject** slots, const Op& op, size_t* pc,
+         std::vector<Context>& contexts, PyObject** result) {
+  ++*pc;
+  switch (op.code) {
+    case kAssert:
+      if (op.operands.size() >= 3 && op.operands[0] >= 0 && op.operands[1] < 0 &&
+          op.operands[2] < 0) {
+        // the common shape: a local tensor, constant size and stride tuples
+        int w1 = -op.operands[1] - 1, w2 = -op.operands[2] - 1;
+        if (((w1 | w2) & 1) == 0 && slots[op.operands[0]] != nullptr &&
+            SizeStrideMatch(slots[op.operands[0]], PyTuple_GET_ITEM(self->consts, w1 >> 1),
+                            PyTuple_GET_ITEM(self->consts, w2 >> 1))) {
+          ++g_native_asserts;
+          return 0;
+        }
+      } else if (op.operands.size() >= 3) {
+        PyObject* v[3] = {nullptr, nullptr, nullptr};
+        bool loaded = true;
+        for (int k = 0; k < 3 && loaded; ++k) {
+          v[k] = Load(self, slots, op.operands[static_cast<size_t>(k)]);
+          loaded = v[k] != nullptr;
+        }
+        bool match = loaded && SizeStrideMatch(v[0], v[1], v[2]);
+        for (PyObject* x : v) Py_XDECREF(x);
+        if (!loaded) return -1;
+        if (match) {
+          ++g_native_asserts;
+          return 0;
+        }
+      }
+      [[fallthrough]];
+    case kCall: {
+      PyObject* callee = Load(self, slots, op.a);
+      if (callee == nullptr) return -1;
+      PyObject* r = CallOp(self, slots, op.operands.data(), op.operands.size(), callee,
+                           nullptr, op.extra);
+      Py_DECREF(callee);
+      if (r == nullptr) return -1;
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kMethod: {
+      PyObject* obj = Load(self, slots, op.a);
+      if (obj == nullptr) return -1;
+      PyObject* r = CallOp(self, slots, op.operands.data(), op.operands.size(), obj,
+                           op.extra2, op.extra);
+      Py_DECREF(obj);
+      if (r == nullptr) return -1;
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kAttr: {
+      PyObject* obj = Load(self, slots, op.a);
+      if (obj == nullptr) return -1;
+      PyObject* r = PyObject_GetAttr(obj, op.extra2);
+      Py_DECREF(obj);
+      if (r == nullptr) return -1;
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kItem:
+    case kBinary: {
+      PyObject* x = Load(self, slots, op.a);
+      if (x == nullptr) return -1;
+      PyObject* y = Load(self, slots, op.b);
+      if (y == nullptr) {
+        Py_DECREF(x);
+        return -1;
+      }
+      PyObject* r = op.code == kItem ? PyObject_GetItem(x, y) : Binary(op.sub, x, y);
+      Py_DECREF(x);
+      Py_DECREF(y);
+      if (r == nullptr) return -1;
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kUnary:
+    case kMove: {
+      PyObject* x = Load(self, slots, op.a);
+      if (x == nullptr) return -1;
+      if (op.code == kMove) {
+        Store(slots, op.dst, x);
+        return 0;
+      }
+      PyObject* r = Unary(op.sub, x);
+      Py_DECREF(x);
+      if (r == nullptr) return -1;
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kTuple:
+    case kList: {
+      Py_ssize_t n = static_cast<Py_ssize_t>(op.operands.size());
+      PyObject* r = op.code == kTuple ? PyTuple_New(n) : PyList_New(n);
+      if (r == nullptr) return -1;
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* v = Load(self, slots, op.operands[static_cast<size_t>(i)]);
+        if (v == nullptr) {
+          Py_DECREF(r);
+          return -1;
+        }
+        if (op.code == kTuple) {
+          PyTuple_SET_ITEM(r, i, v);
+        } else {
+          PyList_SET_ITEM(r, i, v);
+        }
+      }
+      Store(slots, op.dst, r);
+      return 0;
+    }
+    case kDel:
+      if (slots[op.dst] == nullptr) {
+        Unbound(self, op.dst);
+        return -1;
+      }
+      Py_CLEAR(slots[op.dst]);
+      return 0;
+    case kFree:
+      Py_CLEAR(slots[op.dst]);
+      return 0;
+    case kUnpack:
+      return Unpack(self, slots, op);
+    case kIsland:
+      return Island(self, slots, op);
+    case kEnter: {
+      PyObject* ctx = Load(self, slots, op.a);
+      if (ctx == nullptr) return -1;
+      Store(slots, op.dst, ctx);
+      PyObject* argv[2] = {nullptr, ctx};
+      PyObject* r = PyObject_VectorcallMethod(kEnterName, argv + 1,
+                                              1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+      if (r == nullptr) {
+        Py_CLEAR(slots[op.dst]);
+        return -1;
+      }
+      contexts.push_back(Context{op.dst, op.b});
+      if (op.operands.empty()) {
+        Py_DECREF(r);
+      } else {
+        Store(slots, op.operands[0], r);
+      }
+      return 0;
+    }
+    case kExit: {
+      contexts.pop_back();
+      PyObject* argv[5] = {nullptr, slots[op.dst], Py_None, Py_None, Py_None};
+      PyObject* r = PyObject_VectorcallMethod(kExitName, argv + 1,
+                                              4 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+      Py_CLEAR(slots[op.dst]);
+      if (r == nullptr) return -1;
+      Py_DECREF(r);
+      return 0;
+    }
+    case kReturn:
+      *result = Load(self, slots, op.a);
+      return *result == nullptr ? -1 : 1;
+    case kSite: {
+      PyObject* fn = Site(self, slots, op);
+      if (fn == nullptr) return -1;
+      Store(slots, op.dst, fn);
+      return 0;
+    }
+    default:
+      PyErr_Format(PyExc_SystemError, "planned call: unknown op %d", op.code);
+      return -1;
+  }
+}
+
+PyObject* Run(PlannedCallObject* self, PyObject* args) {
+  constexpr Py_ssize_t kSmall = 64;
+  PyObject* small[kSmall];
+  std::vector<PyObject*> big;
+  PyObject** slots = self->n_slots <= kSmall
+                         ? small
+                         : (big.resize(static_cast<size_t>(self->n_slots)), big.data());
+  std::memset(slots, 0, static_cast<size_t>(self->n_slots) * sizeof(PyObject*));
+  if (self->self_slot >= 0) {
+    Py_INCREF(self->bound_self);
+    slots[self->self_slot] = self->bound_self;
+  }
+  Py_INCREF(args);
+  slots[self->args_slot] = args;
+  std::vector<Context> contexts;
+  const std::vector<Op>& ops = *self->ops;
+  PyObject* result = nullptr;
+  size_t pc = 0;
+  while (true) {
+    if (pc >= ops.size()) {  // fell off the end: None, as a Python function returns
+      Py_INCREF(Py_None);
+      result = Py_None;
+      break;
+    }
+    int rc = Step(self, slots, ops[pc], &pc, contexts, &result);
+    if (rc == 0) continue;
+    if (rc == 1) {
+      // A return inside `with`: each open context exits normally, innermost first.
+      while (!contexts.empty() && result != nullptr) {
+        Context c = contexts.back();
+        contexts.pop_back();
+        PyObject* argv[5] = {nullptr, slots[c.slot], Py_None, Py_None, Py_None};
+        PyObject* r = PyObject_VectorcallMethod(kExitName, argv + 1,
+                                                4 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+        Py_CLEAR(slots[c.slot]);
+        if (r == nullptr) Py_CLEAR(result);
+        Py_XDECREF(r);
+      }
+      if (result != nullptr) break;
+    }
+    bool resumed = false;
+    while (!contexts.empty()) {
+      Context c = contexts.back();
+      contexts.pop_back();
+      int suppressed = ExitWithError(slots, c.slot);
+      Py_CLEAR(slots[c.slot]);
+      if (suppressed == 1) {
+        // After the `with` statement: its temporaries are gone (the
+        // interpreter popped them while unwinding), outer contexts stay.
+        for (Py_ssize_t i = 0; i < self->n_slots; ++i) {
+          bool holds_context = false;
+          for (const Context& open : contexts) holds_context |= open.slot == i;
+          if (!holds_context && PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(self->local_names, i)) == 0) {
+            Py_CLEAR(slots[i]);
+          }
+        }
+        pc = static_cast<size_t>(c.exit_pc) + 1;
+        resumed = true;
+        break;
+      }
+    }
+    if (!resumed) break;
+  }
+  // The frame's end: locals in slot order, as CPython clears a frame.
+  PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
+  if (result == nullptr) PyErr_Fetch(&type, &value, &tb);
+  for (Py_ssize_t i = 0; i < self->n_slots; ++i) Py_CLEAR(slots[i]);
+  if (result == nullptr) {
+    PyErr_Restore(type, value, tb);
+  } else {
+    g_planned_runs.fetch_add(1, std::memory_order_relaxed);
+  }
+  return result;
+}
+
+// 1: reason found (*reason a new reference), 0: none, -1: a non-Exception error.
+int FallbackReason(PlannedCallObject* self, PyObject** reason) {
+  auto set = [reason](const char* text) {
+    *reason = PyUnicode_InternFromString(text);
+    return *reason == nullptr ? -1 : 1;
+  };
+  auto probe_failed = [&set]() {
+    if (!PyErr_ExceptionMatches(PyExc_Exception)) return -1;  // KeyboardInterrupt & co.
+    PyErr_Clear();
+    return set("probe_error");
+  };
+  if (self->static_reason != nullptr) {
+    Py_INCREF(self->static_reason);
+    *reason = self->static_reason;
+    return 1;
+  }
+  PyObject* on = PyObject_GetAttr(self->switch_obj, kOnName);
+  int truth = on == nullptr ? -1 : PyObject_IsTrue(on);
+  Py_XDECREF(on);
+  if (truth < 0) return probe_failed();
+  if (!truth) return set("disabled");
+  PyObject* flag = PyObject_GetAttr(self->profiler, kProfilerFlag);
+  truth = flag == nullptr ? -1 : PyObject_IsTrue(flag);
+  Py_XDECREF(flag);
+  if (truth < 0) return probe_failed();
+  if (truth) return set("profiler");
+  if (self->dispatch_len != nullptr) {
+    PyObject* n = PyObject_CallNoArgs(self->dispatch_len);
+    truth = n == nullptr ? -1 : PyObject_IsTrue(n);
+    Py_XDECREF(n);
+    if (truth < 0) return probe_failed();
+    if (truth) return set("dispatch_mode");
+  }
+  return 0;
+}
+
+PyObject* PlannedCallVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
+                                PyObject* kwnames) {
+  auto* self = reinterpret_cast<PlannedCallObject*>(callable);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject* reason = nullptr;
+  int found = 0;
+  if (nargs != 1 || kwnames != nullptr) {
+    reason = PyUnicode_InternFromString("signature");
+    found = reason == nullptr ? -1 : 1;
+  } else {
+    found = FallbackReason(self, &reason);
+  }
+  if (found < 0) return nullptr;
+  if (found == 0) return Run(self, args[0]);
+  Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  std::vector<PyObject*> argv(static_cast<size_t>(nargs + n_kw + 2));
+  argv[1] = reason;
+  for (Py_ssize_t i = 0; i < nargs + n_kw; ++i) argv[static_cast<size_t>(i + 2)] = args[i];
+  PyObject* r = PyObject_Vectorcall(self->fallback, argv.data() + 1,
+                                    static_cast<size_t>(nargs + 1) | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                    kwnames);
+  Py_DECREF(reason);
+  return r;
+}
+
+int PlannedCallTraverse(PyObject* obj, visitproc visit, void* arg) {
+  auto* self = reinterpret_cast<PlannedCallObject*>(obj);
+  Py_VISIT(self->consts);
+  Py_VISIT(self->globals);
+  Py_VISIT(self->builtins);
+  Py_VISIT(self->bound_self);
+  Py_VISIT(self->fallback);
+  Py_VISIT(self->switch_obj);
+  Py_VISIT(self->profiler);
+  Py_VISIT(self->dispatch_len);
+  Py_VISIT(self->original);
+  if (self->ops != nullptr) {
+    for (const Op& op : *self->ops) {
+      Py_VISIT(op.extra);
+      Py_VISIT(op.extra2);
+    }
+  }
+  return 0;
+}
+
+int PlannedCallClear(PyObject* obj) {
+  auto* self = reinterpret_cast<PlannedCallObject*>(obj);
+  Py_CLEAR(self->consts);
+  Py_CLEAR(self->names);
+  Py_CLEAR(self->local_names);
+  Py_CLEAR(self->globals);
+  Py_CLEAR(self->builtins);
+  Py_CLEAR(self->bound_self);
+  Py_CLEAR(self->fallback);
+  Py_CLEAR(self->switch_obj);
+  Py_CLEAR(self->profiler);
+  Py_CLEAR(self->dispatch_len);
+  Py_CLEAR(self->static_reason);
+  Py_CLEAR(self->original);
+  if (self->ops != nullptr) {
+    for (Op& op : *self->ops) {
+      Py_CLEAR(op.extra);
+      Py_CLEAR(op.extra2);
+    }
+  }
+  return 0;
+}
+
+void PlannedCallDealloc(PyObject* obj) {
+  PyObject_GC_UnTrack(obj);
+  PlannedCallClear(obj);
+  auto* self = reinterpret_cast<PlannedCallObject*>(obj);
+  delete self->ops;
+  self->ops = nullptr;
+  Py_TYPE(obj)->tp_free(obj);
+}
+
+PyObject* PlannedCallTpCall(PyObject* callable, PyObject* args, PyObject* kwargs) {
+  return PyVectorcall_Call(callable, args, kwargs);
+}
+
+PyObject* GetOriginal(PyObject* obj, void*) {
+  auto* self = reinterpret_cast<PlannedCallObject*>(obj);
+  Py_INCREF(self->original);
+  return self->original;
+}
+
+PyGetSetDef kGetSet[] = {
+    {"original", GetOriginal, nullptr, "the wrapper module's own call", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject PlannedCallType{};
+
+// ---- construction -------------------------------------------------------------
+
+[[noreturn]] void Bad(const std::string& what) { throw InputError("planned call: " + what); }
+
+class Checker {
+ public:
+  Checker(Py_ssize_t n_slots, Py_ssize_t n_consts, Py_ssize_t n_names)
+      : n_slots_(n_slots), n_consts_(n_consts), n_names_(n_names) {}
+  void Slot(size_t pc, const char* field, int v) const {
+    if (v < 0 || v >= n_slots_) {
+      Bad("op " + std::to_string(pc) + " " + field + ": got slot " + std::to_string(v) +
+          ", expected 0 <= slot < " + std::to_string(n_slots_));
+    }
+  }
+  void Operand(size_t pc, const char* field, int v) const {
+    if (v >= 0) return Slot(pc, field, v);
+    int w = -(v + 1);
+    Py_ssize_t index = w >> 1;
+    Py_ssize_t limit = (w & 1) == 0 ? n_consts_ : n_names_;
+    if (index >= limit) {
+      Bad("op " + std::to_string(pc) + " " + field + ": got operand " + std::to_string(v) +
+          ", expected a " + ((w & 1) == 0 ? "constant" : "global") + " index below " +
+          std::to_string(limit));
+    }
+  }
+
+ private:
+  Py_ssize_t n_slots_, n_consts_, n_names_;
+};
+
+int IntField(PyObject* item, Py_ssize_t index, size_t pc, const char* field) {
+  PyObject* v = PyTuple_GET_ITEM(item, index);
+  if (!PyLong_Check(v)) Bad("op " + std::to_string(pc) + " " + field + ": expected an int");
+  long x = PyLong_AsLong(v);
+  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (x < INT32_MIN || x > INT32_MAX) {
+    Bad("op " + std::to_string(pc) + " " + field + ": " + std::to_string(x) +
+        " is out of range");
+  }
+  return static_cast<int>(x);
+}
+
+// Each op: (code, dst, a, b, sub, operands tuple, extra, extra2).
+std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
+  if (!PyList_Check(ops_list)) Bad("ops: expected a list of op tuples");
+  auto ops = std::make_unique<std::vector<Op>>();
+  Py_ssize_t n = PyList_GET_SIZE(ops_list);
+  int open_contexts = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    size_t pc = static_cast<size_t>(i);
+    PyObject* item = PyList_GET_ITEM(ops_list, i);
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 8) {
+      Bad("op " + std::to_string(pc) + ": expected a tuple of 8 fields");
+    }
+    Op op;
+    op.code = IntField(item, 0, pc, "code");
+    op.dst = IntField(item, 1, pc, "dst");
+    op.a = IntField(item, 2, pc, "a");
+    op.b = IntField(item, 3, pc, "b");
+    op.sub = IntField(item, 4, pc, "sub");
+    PyObject* operands = PyTuple_GET_ITEM(item, 5);
+    if (!PyTuple_Check(operands)) Bad("op " + std::to_string(pc) + " operands: expected a tuple");
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(operands); ++k) {
+      PyObject* v = PyTuple_GET_ITEM(operands, k);
+      if (!PyLong_Check(v)) Bad("op " + std::to_string(pc) + " operands: expected ints");
+      op.operands.push_back(static_cast<int>(PyLong_AsLong(v)));
+    }
+    PyObject* extra = PyTuple_GET_ITEM(item, 6);
+    PyObject* extra2 = PyTuple_GET_ITEM(item, 7);
+    if (op.code < 0 || op.code >= kOpCount) {
+      Bad("op " + std::to_string(pc) + " code: got " + std::to_string(op.code) +
+          ", expected 0 <= code < " + std::to_string(kOpCount));
+    }
+    bool writes = op.code != kFree && op.code != kDel && op.code != kUnpack &&
+                  op.code != kIsland && op.code != kReturn;
+    if (op.code == kEnter || op.code == kExit || op.code == kFree || op.code == kDel) {
+      check.Slot(pc, "dst", op.dst);
+    } else if (writes && op.dst != -1) {
+      check.Slot(pc, "dst", op.dst);
+    }
+    bool reads_a = op.code != kTuple && op.code != kList && op.code != kFree &&
+                   op.code != kDel && op.code != kIsland && op.code != kExit &&
+                   op.code != kSite;
+    if (reads_a) check.Operand(pc, "a", op.a);
+    if (op.code == kItem || op.code == kBinary) check.Operand(pc, "b", op.b);
+    bool slot_operands = op.code == kUnpack || op.code == kIsland || op.code == kEnter;
+    for (int v : op.operands) {
+      if (slot_operands) {
+        check.Slot(pc, "operands", v);
+      } else {
+        check.Operand(pc, "operands", v);
+      }
+    }
+    auto kwnames = [&]() {
+      if (extra == Py_None) return;
+      if (!PyTuple_Check(extra)) Bad("op " + std::to_string(pc) + " kwnames: expected a tuple");
+      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(extra); ++k) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(extra, k))) {
+          Bad("op " + std::to_string(pc) + " kwnames: expected str items");
+        }
+      }
+      if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) > op.operands.size()) {
+        Bad("op " + std::to_string(pc) + " kwnames: more names than values");
+      }
+      op.extra = extra;
+    };
+    switch (op.code) {
+      case kCall:
+      case kAssert:
+        kwnames();
+        break;
+      case kMethod:
+      case kAttr:
+        if (!PyUnicode_Check(extra2)) Bad("op " + std::to_string(pc) + " name: expected a str");
+        op.extra2 = extra2;
+        if (op.code == kMethod) kwnames();
+        break;
+      case kBinary:
+        if (!((op.sub >= kAdd && op.sub <= kNotIn) || (op.sub >= kCompare && op.sub <= kCompare + 5))) {
+          Bad("op " + std::to_string(pc) + " sub: unknown binary operator " + std::to_string(op.sub));
+        }
+        break;
+      case kUnary:
+        if (op.sub < kNeg || op.sub > kNot) {
+          Bad("op " + std::to_string(pc) + " sub: unknown unary operator " + std::to_string(op.sub));
+        }
+        break;
+      case kUnpack:
+        if (!PyCallable_Check(extra)) Bad("op " + std::to_string(pc) + " unpacker: expected a callable");
+        op.extra = extra;
+        break;
+      case kIsland:
+        if (!PyCode_Check(extra)) Bad("op " + std::to_string(pc) + " island: expected a code object");
+        if (!PyTuple_Check(extra2) ||
+            static_cast<size_t>(PyTuple_GET_SIZE(extra2)) != op.operands.size()) {
+          Bad("op " + std::to_string(pc) + " island names: expected one str per slot");
+        }
+        op.extra = extra;
+        op.extra2 = extra2;
+        break;
+      case kEnter:
+        if (op.operands.size() > 1) Bad("op " + std::to_string(pc) + ": at most one `as` slot");
+        if (op.b <= i || op.b >= n) Bad("op " + std::to_string(pc) + " b: expected the pc of its exit");
+        ++open_contexts;
+        break;
+      case kExit:
+        if (--open_contexts < 0) Bad("op " + std::to_string(pc) + ": exit without enter");
+        break;
+      case kSite:
+        if (op.operands.size() != 4) Bad("op " + std::to_string(pc) + ": a site has 4 operands");
+        break;
+      default:
+        break;
+    }
+    ops->push_back(std::move(op));
+    Op& placed = ops->back();
+    Py_XINCREF(placed.extra);
+    Py_XINCREF(placed.extra2);
+  }
+  if (open_contexts != 0) Bad("ops: a context is entered and never exited");
+  for (size_t pc = 0; pc < ops->size(); ++pc) {
+    const Op& op = (*ops)[pc];
+    if (op.code != kEnter) continue;
+    const Op& exit = (*ops)[static_cast<size_t>(op.b)];
+    if (exit.code != kExit || exit.dst != op.dst) {
+      Bad("op " + std::to_string(pc) + " b: expected the pc of the exit of slot " +
+          std::to_string(op.dst));
+    }
+  }
+  return ops.release();
+}
+
+PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
+                          py::tuple local_names, py::dict globals, py::dict builtins,
+                          Py_ssize_t n_slots, int self_slot, py::handle bound_self, int args_slot,
+                          py::handle fallback, py::handle switch_obj, py::handle profiler,
+                          py::handle dispatch_len, py::handle static_reason,
+                          py::handle original) {
+  if (n_slots < 1 || PyTuple_GET_SIZE(local_names.ptr()) != n_slots) {
+    Bad("local_names: expected one name per slot (n_slots=" + std::to_string(n_slots) + ")");
+  }
+  Checker check(n_slots, PyTuple_GET_SIZE(consts.ptr()), PyTuple_GET_SIZE(names.ptr()));
+  check.Slot(0, "args_slot", args_slot);
+  if (self_slot >= 0) {
+    check.Slot(0, "self_slot", self_slot);
+    if (bound_self.is_none()) Bad("bound_self: expected the Runner with self_slot set");
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names.ptr()); ++i) {
+    if (!PyUnicode_Check(PyTuple_GET_ITEM(names.ptr(), i))) Bad("names: expected str items");
+  }
+  if (!PyCallable_Check(fallback.ptr())) Bad("fallback: expected a callable");
+  std::unique_ptr<std::vector<Op>> program(ReadOps(ops.ptr(), check));
+  auto* self = PyObject_GC_New(PlannedCallObject, &PlannedCallType);
+  if (self == nullptr) throw py::error_already_set();
+  self->vectorcall = PlannedCallVectorcall;
+  self->ops = program.release();
+  auto own = [](py::handle h) {
+    Py_INCREF(h.ptr());
+    return h.ptr();
+  };
+  auto own_or_null = [&own](py::handle h) { return h.is_none() ? nullptr : own(h); };
+  self->consts = own(consts);
+  self->names = own(names);
+  self->local_names = own(local_names);
+  self->globals = own(globals);
+  self->builtins = own(builtins);
+  self->bound_self = self_slot >= 0 ? own(bound_self) : nullptr;
+  self->fallback = own(fallback);
+  self->switch_obj = own(switch_obj);
+  self->profiler = own(profiler);
+  self->dispatch_len = own_or_null(dispatch_len);
+  self->static_reason = own_or_null(static_reason);
+  self->original = own(original);
+  self->n_slots = n_slots;
+  self->self_slot = self_slot;
+  self->args_slot = args_slot;
+  PyObject_GC_Track(reinterpret_cast<PyObject*>(self));
+  return reinterpret_cast<PyObject*>(self);
+}
+
+bool InitPlannedCallType(PyObject* module) {
+  kEnterName = PyUnicode_InternFromString("__enter__");
+  kExitName = PyUnicode_InternFromString("__exit__");
+  kOnName = PyUnicode_InternFromString("on");
+  kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
+  kCallSlotKw = Py_BuildValue("(s)", "call_slot");
+  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw) return false;
+  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
+  PlannedCallType.tp_name = "fastlaunch._core.PlannedCall";
+  PlannedCallType.tp_basicsize = sizeof(PlannedCallObject);
+  PlannedCallType.tp_flags =
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
+  PlannedCallType.tp_doc = "A wrapper's call(args) run as a planned program (planned_call.cpp).";
+  PlannedCallType.tp_vectorcall_offset = offsetof(PlannedCallObject, vectorcall);
+  PlannedCallType.tp_call = PlannedCallTpCall;
+  PlannedCallType.tp_traverse = PlannedCallTraverse;
+  PlannedCallType.tp_clear = PlannedCallClear;
+  PlannedCallType.tp_dealloc = PlannedCallDealloc;
+  PlannedCallType.tp_getset = kGetSet;
+  if (PyType_Ready(&PlannedCallType) < 0) return false;
+  Py_INCREF(&PlannedCallType);
+  return PyModule_AddObject(module, "PlannedCall",
+                            reinterpret_cast<PyObject*>(&PlannedCallType)) == 0;
+}
+
+}  // namespace
+
+void BindPlannedCall(py::module_& m) {
+  if (!InitPlannedCallType(m.ptr())) throw py::error_already_set();
+  m.def("make_planned_call",
+        [](py::handle ops, py::tuple consts, py::tuple names, py::tuple local_names,
+           py::dict globals, py::dict builtins, Py_ssize_t n_slots, int self_slot,
+           py::handle bound_self, int args_slot, py::handle fallback, py::handle switch_obj,
+           py::handle profiler, py::handle dispatch_len, py::handle static_reason,
+           py::handle original) {
+          return py::reinterpret_steal<py::object>(MakePlannedCall(
+              ops, consts, names, local_names, globals, builtins, n_slots, self_slot,
+              bound_self, args_slot, fallback, switch_obj, profiler, dispatch_len,
+              static_reason, original));
+        },
+        py::arg("ops"), py::arg("consts"),
+        py::arg("names"), py::arg("local_names"), py::arg("globals"), py::arg("builtins"),
+        py::arg("n_slots"), py::arg("self_slot"), py::arg("bound_self"), py::arg("args_slot"),
+        py::arg("fallback"), py::arg("switch"), py::arg("profiler"), py::arg("dispatch_len"),
+        py::arg("static_reason"), py::arg("original"),
+        "A PlannedCall running the program `ops` (fastlaunch.engine.planned_call.program).");
+  m.def(
+      "set_tensor_geometry",
+      [](py::capsule capsule) {
+        if (std::string(capsule.name()) != "fastlaunch.tensor_geometry.v1") {
+          throw InputError("capsule: got " + std::string(capsule.name()) +
+                           ", expected fastlaunch.tensor_geometry.v1");
+        }
+        g_geometry.store(reinterpret_cast<GeometryFn>(capsule.get_pointer()),
+                         std::memory_order_release);
+      },
+      "Use the torch-built geometry reader for native size/stride asserts.");
+  m.def("has_tensor_geometry", []() { return g_geometry.load() != nullptr; });
+  m.def("planned_call_runs", []() { return g_planned_runs.load(); },
+        "calls run as planned programs since the last reset");
+  m.def("planned_call_native_asserts", []() { return g_native_asserts; },
+        "size/stride asserts the planned call checked natively since the last reset");
+  m.def("reset_planned_call_runs", []() {
+    g_planned_runs.store(0);
+    g_native_asserts = 0;
+  });
+}
+
+}  // namespace fastlaunch

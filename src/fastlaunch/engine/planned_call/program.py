@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The planned-call program: ops over numbered value slots, as csrc/planned_call.cpp runs them.
+
+An op is ``(code, dst, a, b, sub, operands, extra, extra2)``. Slots hold the
+wrapper's locals (numbered as the function's ``co_varnames``, so the frame's
+end clears them in CPython's order) and then temporaries. An operand is a
+slot (``>= 0``), a constant or a global read per call (negative, see
+``const_operand`` / ``global_operand``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections import Counter
+
+CALL, METHOD, ATTR, ITEM, TUPLE, LIST, BINARY, UNARY, MOVE, FREE, DEL, UNPACK, ISLAND, \
+    ENTER, EXIT, RETURN, SITE, ASSERT = range(18)
+
+NAMES = ("call", "method", "attr", "item", "tuple", "list", "binary", "unary", "move", "free",
+         "del", "unpack", "island", "enter", "exit", "return", "site", "assert")
+
+# Binary operators (``sub`` of BINARY); comparisons are COMPARE + Py_LT..Py_GE.
+ADD, SUB, MUL, FLOORDIV, MOD, TRUEDIV, POW, LSHIFT, RSHIFT, AND, OR, XOR, MATMUL, IS, IS_NOT, \
+    IN, NOT_IN = range(17)
+COMPARE = 20
+LT, LE, EQ, NE, GT, GE = range(COMPARE, COMPARE + 6)
+NEG, POS, INVERT, NOT = range(4)
+
+
+def const_operand(index: int) -> int:
+    return -(2 * index) - 1
+
+
+def global_operand(index: int) -> int:
+    return -(2 * index + 1) - 1
+
+
+@dataclasses.dataclass
+class Program:
+    """What the translator made of one ``call`` function."""
+
+    ops: list[tuple] = dataclasses.field(default_factory=list)
+    consts: list[object] = dataclasses.field(default_factory=list)
+    names: list[str] = dataclasses.field(default_factory=list)   # globals read per call
+    local_names: list[str] = dataclasses.field(default_factory=list)  # per slot
+    self_slot: int = -1
+    args_slot: int = 0
+    islands: list[str] = dataclasses.field(default_factory=list)  # source of each island
+
+    def summary(self) -> dict[str, int]:
+        """Op counts by kind (frees of temporaries left out): what runs native, what not."""
+        counts = Counter(NAMES[op[0]] for op in self.ops if op[0] != FREE)
+        return dict(sorted(counts.items()))
+
+
+@functools.cache
+def unpacker(count: int):
+    """Python's own unpacking into ``count`` names, for values the native fast
+    path does not take (another length, an iterator): its result or its error
+    is the interpreter's."""
+    names = ", ".join(f"_v{i}" for i in range(count))
+    scope: dict = {}
+    exec(f"def unpack(value):\n    {names}, = value\n    return ({names},)\n", scope)
+    return scope["unpack"]

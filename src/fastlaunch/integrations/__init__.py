@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hooks into the frameworks that put fastlaunch's engine in place (they import the engine,
+never the reverse)."""

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The planned-call trace of ``fastlaunch.selfcheck.planned_call`` over the
+wrappers in tests/data/wrappers (see that module for what a trace holds)."""
+
+from __future__ import annotations
+
+import pathlib
+
+from fastlaunch.selfcheck import planned_call as _selfcheck
+from fastlaunch.selfcheck.planned_call import RecordedKernel, Recorder, instrument, run
+
+WRAPPERS = pathlib.Path(__file__).resolve().parent.parent / "data" / "wrappers"
+
+__all__ = ["WRAPPERS", "RecordedKernel", "Recorder", "assert_bit_equal", "instrument", "load",
+           "run"]
+
+
+def load(relative: str, inject: dict | None = None):
+    """A fresh module of ``tests/data/wrappers/<relative>``."""
+    return _selfcheck.load(WRAPPERS / relative, inject)
+
+
+def assert_bit_equal(expected: object, actual: object) -> None:
+    why = _selfcheck.output_difference(expected, actual)
+    assert not why, why

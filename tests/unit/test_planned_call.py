@@ -1,0 +1,434 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The planned call against the Python ``call()`` it replaces, on CPU.
+
+Each wrapper runs twice on the same inputs, each time in a fresh module with
+the same instrumented globals: once through its Python ``call``, once through
+its PlannedCall. Outputs must be bit-equal and the traces (every op with its
+argument provenance and sizes, every tensor's end) identical.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import fastlaunch  # noqa: E402
+from fastlaunch import _core, config  # noqa: E402
+from fastlaunch.engine.planned_call import Untranslatable, planner  # noqa: E402
+from fastlaunch.engine.planned_call import program as P  # noqa: E402
+from fastlaunch.errors import FastLaunchError  # noqa: E402
+from helpers import call_trace  # noqa: E402
+
+GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
+
+
+@pytest.fixture(autouse=True)
+def _enabled():
+    fastlaunch.reset_stats()
+    with config.override(enabled=True, backend="fake", strict=False):
+        yield
+    fastlaunch.reset_stats()
+
+
+def _inputs(name: str, module) -> list:
+    torch.manual_seed(0)
+    return module.get_args()
+
+
+def _compare(relative: str, instrumented: tuple[str, ...], inputs, inject=None, prepare=None):
+    """Run Python call() and the planned call; return (program, python trace)."""
+    runs = []
+    for planned in (False, True):
+        recorder = call_trace.Recorder()
+        module = call_trace.load(relative, inject(recorder) if inject else None)
+        call_trace.instrument(module, recorder, instrumented)
+        if prepare is not None:
+            prepare(module, recorder)
+        call = module.call
+        program = None
+        if planned:
+            program = planner.program_of(call)
+            call = planner.plan(call, relative, program)
+            assert isinstance(call, _core.PlannedCall)
+        before = _core.planned_call_runs()
+        out = call_trace.run(call, recorder, inputs)
+        assert _core.planned_call_runs() - before == int(planned)
+        del module, call
+        runs.append((out, recorder.events, program))
+    (expected, python_trace, _), (actual, planned_trace, program) = runs
+    call_trace.assert_bit_equal(expected, actual)
+    assert planned_trace == python_trace
+    # nothing kept: each output is referenced by the returned tuple alone, as in Python
+    assert [sys.getrefcount(o) for o in actual] == [sys.getrefcount(o) for o in expected]
+    return program, python_trace
+
+
+def _kernels(module) -> tuple[str, ...]:
+    return tuple(n for n in vars(module) if n.startswith("cpp_fused_"))
+
+
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+                                  "transformer", "gpt_block"])
+def test_inductor_wrappers_match_python_call(name):
+    module = call_trace.load(f"inductor/{name}.py")
+    inputs = _inputs(name, module)
+    program, trace = _compare(f"inductor/{name}.py", (*GUARDS, *_kernels(module)), inputs)
+    assert program.islands == []  # everything 2.13 wrote for these is native
+    calls = [e for e in trace if e[0] == "call"]
+    assert any(e[1].startswith("extern_kernels.") for e in calls)
+    assert any(e[1].startswith("cpp_fused_") for e in calls)
+    assert ("dead", "in0") in trace  # the inputs die at their `del`, inside the call
+    assert trace.index(("dead", "in0")) < trace.index(("returned",))
+
+
+def test_dynamic_sizes_and_aten_calls():
+    inputs = [torch.randn(4, 8), torch.randn(8, 3), torch.randn(4, 2)]
+    names = (*GUARDS, "assert_alignment", "copy_if_misaligned", "cpp_fused_scale_0",
+             "split_pair")
+    program, trace = _compare("handwritten/dynamic_sizes.py", names, inputs)
+    summary = program.summary()
+    assert summary["binary"] >= 4 and summary["item"] >= 3 and summary["unpack"] == 2
+    assert program.islands == ["if ps1 > 4:\n    buf8 = reinterpret_tensor(buf2, (2 * ps1,), "
+                               "(1,), 0)\nelse:\n    buf8 = buf2.view(-1)"]
+    # the island's view is made between the same ops as in Python
+    ops = [e[1] for e in trace if e[0] == "call"]
+    assert ops.count("reinterpret_tensor") == 2
+
+
+class _Guard:
+    log: list = []
+
+    def __init__(self, index):
+        self.index = index
+
+    def __enter__(self):
+        self.log.append(("enter", self.index))
+
+    def __exit__(self, *exc):
+        self.log.append(("exit", exc[0].__name__ if exc[0] else None))
+        return False
+
+
+class _Kernel:
+    def __init__(self, body):
+        self.body = body
+
+    def __repr__(self):
+        return "kernel"
+
+
+def _cuda_style(recorder, raise_in=None):
+    def add(inp, out, n, stream):
+        if raise_in == "add":
+            raise KeyboardInterrupt
+        out.copy_(inp + 1)
+
+    def mul(a, b, out, stream):
+        torch.mul(a, b, out=out)
+
+    sites = []
+
+    def bind(meta, kernel, call_slot):
+        sites.append(meta["callsite_id"])
+        call_slot[0] = recorder.wrap("site:" + meta["kernel_name"], kernel.body)
+        return call_slot[0]
+
+    mul_kernel = _Kernel(mul)
+    return {"get_raw_stream": recorder.wrap("get_raw_stream", lambda index: 7 + index),
+            "triton_poi_fused_add_0": call_trace.RecordedKernel(recorder,
+                                                                "triton_poi_fused_add_0", add),
+            "triton_poi_fused_mul_1": mul_kernel,
+            "_fastlaunch_bind": recorder.wrap("_fastlaunch_bind", bind)}
+
+
+@pytest.fixture
+def fake_cuda(monkeypatch):
+    _Guard.log = []
+    monkeypatch.setattr(torch.cuda, "_DeviceGuard", _Guard)
+    monkeypatch.setattr(torch.cuda, "set_device", lambda index: _Guard.log.append(("set", index)))
+    return _Guard.log
+
+
+def test_cuda_style_wrapper(fake_cuda):
+    inputs = [torch.randn(4, 4), torch.randn(16)]
+    program, trace = _compare("handwritten/cuda_style.py",
+                              ("assert_size_stride", "empty_strided_cuda", "reinterpret_tensor"),
+                              inputs, inject=_cuda_style)
+    assert fake_cuda == [("enter", 0), ("set", 0), ("exit", None)] * 2
+    summary = program.summary()
+    assert summary["site"] == 1 and summary["enter"] == 1 and summary["exit"] == 1
+    assert program.islands == ["for i in range(2):\n    buf2.add_(i)"]
+    calls = [e[1] for e in trace if e[0] == "call"]
+    assert calls.count("_fastlaunch_bind") == 1 and "site:triton_poi_fused_mul_1" in calls
+    assert ("call", "get_raw_stream", (0,), ()) in trace
+
+
+def test_error_inside_guard_exits_it_and_propagates(fake_cuda):
+    """KeyboardInterrupt from a launch: the guard's __exit__ sees it, nothing is replayed."""
+    recorder = call_trace.Recorder()
+    module = call_trace.load("handwritten/cuda_style.py", _cuda_style(recorder, raise_in="add"))
+    planned = planner.plan(module.call, "cuda_style")
+    with pytest.raises(KeyboardInterrupt):
+        planned([torch.randn(4, 4), torch.randn(16)])
+    assert fake_cuda == [("enter", 0), ("set", 0), ("exit", "KeyboardInterrupt")]
+    assert [e[1] for e in recorder.events if e[0] in ("call", "result")] == [
+        "get_raw_stream", "get_raw_stream", "triton_poi_fused_add_0.run"]
+
+
+def test_assert_mismatch_raises_what_python_raises():
+    module = call_trace.load("inductor/mlp.py")
+    args = module.get_args()
+    args[2] = torch.randn(4, 17)
+    errors = []
+    for call in (module.call, planner.plan(module.call, "mlp")):
+        with pytest.raises(AssertionError) as info:
+            call(list(args))
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "expected size" in errors[0]
+
+
+def test_unpack_mismatch_raises_what_python_raises():
+    module = call_trace.load("inductor/mlp.py")
+    errors = []
+    for call in (module.call, planner.plan(module.call, "mlp")):
+        with pytest.raises(ValueError, match="unpack") as info:
+            call(module.get_args()[:3])
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("reason", ["disabled", "profiler", "dispatch_mode",
+                                    "dump_launch_params"])
+def test_whole_call_fallback_is_counted_by_reason(reason, monkeypatch):
+    """Under each reason the original call runs (same outputs), no program op runs."""
+    module = call_trace.load("inductor/mlp.py")
+    if reason == "dump_launch_params":
+        monkeypatch.setenv("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "1")
+    planned = planner.plan(module.call, "mlp")
+    args = module.get_args()
+    expected = module.call(list(args))
+
+    class Mode(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    before = _core.planned_call_runs()
+    if reason == "disabled":
+        with fastlaunch.enabled(False):
+            out = planned(list(args))
+    elif reason == "profiler":
+        with torch.autograd.profiler.profile():
+            out = planned(list(args))
+    elif reason == "dispatch_mode":
+        with Mode():
+            out = planned(list(args))
+    else:
+        out = planned(list(args))
+    call_trace.assert_bit_equal(expected, out)
+    assert _core.planned_call_runs() == before
+    assert fastlaunch.stats(per_site=True)["mlp"] == {"fallback.call_" + reason: 1}
+    if reason != "dump_launch_params":  # the reason gone, the program runs again
+        call_trace.assert_bit_equal(expected, planned(list(args)))
+        assert _core.planned_call_runs() == before + 1
+
+
+def test_wrong_signature_falls_back_and_strict_raises():
+    module = call_trace.load("inductor/mlp.py")
+    planned = planner.plan(module.call, "mlp")
+    with pytest.raises(TypeError) as info:
+        planned(module.get_args(), 1)
+    with pytest.raises(TypeError) as python_info:
+        module.call(module.get_args(), 1)
+    assert str(info.value) == str(python_info.value)
+    assert fastlaunch.stats()["fallback.call_signature"] == 1
+    with config.override(strict=True), pytest.raises(FastLaunchError, match="call_signature"):
+        planned(module.get_args(), 1)
+
+
+def test_unbound_local_raises_like_python(tmp_path, monkeypatch):
+    path = tmp_path / "w.py"
+    path.write_text("def call(args):\n    a, = args\n    args.clear()\n    del a\n"
+                    "    return (a,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    errors = []
+    for call in (module.call, planner.plan(module.call, "w")):
+        with pytest.raises(UnboundLocalError) as info:
+            call([1])
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize(("line", "reason"), [
+    ("b = [a for _ in range(2)]", "closure"),  # `a` becomes a cell of call()
+    ("b = [i for i in range(2)]", "nested_scope"),
+    ("if a:\n        return a", "island_control_flow"),
+])
+def test_untranslatable_functions_are_refused_by_reason(tmp_path, monkeypatch, line, reason):
+    path = tmp_path / "w.py"
+    path.write_text(f"def call(args):\n    a, = args\n    {line}\n    return a\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    with pytest.raises(Untranslatable) as info:
+        planner.program_of(module.call)
+    assert info.value.reason == reason
+
+
+def _make(ops, n_slots=2, consts=(), names=()):
+    return _core.make_planned_call(
+        ops=ops, consts=consts, names=names, local_names=("args", *("",) * (n_slots - 1)),
+        globals={}, builtins={}, n_slots=n_slots, self_slot=-1, bound_self=None, args_slot=0,
+        fallback=print, switch=config.switch, profiler=object, dispatch_len=None,
+        static_reason=None, original=print)
+
+
+@pytest.mark.parametrize(("op", "message"), [
+    ((P.MOVE, 5, 0, 0, 0, (), None, None), "op 0 dst: got slot 5, expected 0 <= slot < 2"),
+    ((P.MOVE, 1, P.const_operand(3), 0, 0, (), None, None),
+     "op 0 a: got operand -7, expected a constant index below 0"),
+    ((P.MOVE, 1, P.global_operand(0), 0, 0, (), None, None), "expected a global index below 0"),
+    ((99, 1, 0, 0, 0, (), None, None), f"op 0 code: got 99, expected 0 <= code < {len(P.NAMES)}"),
+    ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 kwnames: more names than values"),
+    ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 b: expected the pc of its exit"),
+    ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
+])
+def test_bad_programs_are_refused_with_field_and_value(op, message):
+    with pytest.raises(ValueError, match="planned call: ") as info:
+        _make([op])
+    assert message in str(info.value)
+
+
+def test_island_frees_at_its_del(tmp_path, monkeypatch):
+    """A `del` inside an island frees there: the slots let go of what moved in."""
+    path = tmp_path / "w.py"
+    path.write_text("def call(args):\n    a, b = args\n    args.clear()\n"
+                    "    if a is not None:\n        del a\n        mark(b)\n    return (b,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    traces = []
+    for planned in (False, True):
+        recorder = call_trace.Recorder()
+        module = call_trace.load("w.py", {"mark": lambda t: None})
+        call_trace.instrument(module, recorder, ("mark",))
+        call = planner.plan(module.call, "w") if planned else module.call
+        call_trace.run(call, recorder, [torch.zeros(1), torch.ones(1)])
+        traces.append(recorder.events)
+    assert traces[0] == traces[1]
+    assert traces[0][0] == ("dead", "in0")  # before mark(b) runs
+
+
+@pytest.fixture(scope="module")
+def geometry():
+    """The torch-built geometry reader (built once per torch build, then cached)."""
+    from fastlaunch.engine.planned_call import tensor_geometry
+
+    assert tensor_geometry.ensure(build=True, wait=True), tensor_geometry.status()
+
+
+def _assert_wrapper(tmp_path, monkeypatch, line):
+    path = tmp_path / "w.py"
+    path.write_text("import torch\n"
+                    "assert_size_stride = torch._C._dynamo.guards.assert_size_stride\n"
+                    f"def call(args):\n    a, = args\n    args.clear()\n    {line}\n"
+                    "    return (a,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.program_of(module.call)
+    assert program.summary()["assert"] == 1
+    return module, planner.plan(module.call, "w", program)
+
+
+@pytest.mark.parametrize(("shape", "stride", "line", "native"), [
+    ((4, 3), (3, 1), "assert_size_stride(a, (4, 3), (3, 1), 'input')", 1),
+    ((4, 3), (3, 1), "assert_size_stride(a, (a.size(0), 3), (3, 1))", 1),  # symbolic size
+    # torch ignores the stride of a size-1 dim; the native check does not: torch decides
+    ((4, 1), (1, 1), "assert_size_stride(a, (4, 1), (1, 4), 'input')", 0),
+])
+def test_native_size_assert_passes_only_on_exact_match(geometry, tmp_path, monkeypatch, shape,
+                                                       stride, line, native):
+    _, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+    t = torch.empty_strided(shape, stride)
+    before = _core.planned_call_native_asserts()
+    assert planned([t])[0] is t
+    assert _core.planned_call_native_asserts() - before == native
+
+
+@pytest.mark.parametrize("line", [
+    "assert_size_stride(a, (4, 4), (3, 1), 'input')",
+    "assert_size_stride(a, (4, 3), (1, 4), 'input')",
+    "assert_size_stride(a, (4, 3, 1), (3, 1, 1), 'input')",
+    "assert_size_stride(a, [4, 3], [3, 1], 'input')",
+])
+def test_native_size_assert_mismatch_raises_torchs_error(geometry, tmp_path, monkeypatch, line):
+    module, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+    errors = []
+    for call in (module.call, planned):
+        with pytest.raises((AssertionError, TypeError)) as info:
+            call([torch.empty(4, 3)])
+        errors.append((type(info.value), str(info.value)))
+    assert errors[0] == errors[1]
+
+
+def test_npu_style_wrapper(monkeypatch):
+    log = []
+
+    class Device:
+        def __init__(self, index):
+            self.index = index
+
+        def __enter__(self):
+            log.append(("enter", self.index))
+
+        def __exit__(self, *exc):
+            log.append(("exit", exc[0]))
+
+    npu = types.SimpleNamespace(utils=types.SimpleNamespace(device=Device),
+                                set_device=lambda index: log.append(("set", index)))
+    monkeypatch.setattr(torch, "npu", npu, raising=False)
+
+    def inject(recorder):
+        def empty_strided(size, stride, device, dtype):
+            assert device == "npu"
+            return torch.empty_strided(size, stride, dtype=dtype)
+
+        def add(inp, out, n, stream):
+            out.copy_(inp + 1)
+
+        def mul(inp, out, n, stream):
+            torch.mul(inp, 3, out=out)
+
+        return {"empty_strided": recorder.wrap("empty_strided", empty_strided),
+                "get_raw_stream": recorder.wrap("get_raw_stream", lambda index: 5),
+                "triton_poi_fused_add_0": call_trace.RecordedKernel(recorder, "add", add),
+                "triton_poi_fused_mul_1": call_trace.RecordedKernel(recorder, "mul", mul)}
+
+    program, trace = _compare("handwritten/npu_style.py",
+                              ("assert_size_stride", "reinterpret_tensor"), [torch.randn(8)],
+                              inject=inject)
+    assert log == [("enter", 0), ("set", 0), ("exit", None)] * 2
+    assert program.islands == []
+    assert [e[1] for e in trace if e[0] == "call"] == [
+        "assert_size_stride", "empty_strided", "get_raw_stream", "add.run", "empty_strided",
+        "reinterpret_tensor", "mul.run"]
+
+
+def test_suppressing_context_resumes_after_its_with(tmp_path, monkeypatch):
+    """A context manager that swallows the error: execution goes on after the
+    `with`, as in Python, with the same values."""
+    path = tmp_path / "w.py"
+    path.write_text("import contextlib\n"
+                    "def call(args):\n    a, = args\n    args.clear()\n"
+                    "    with contextlib.suppress(ZeroDivisionError):\n"
+                    "        b = a + 1\n        c = b // 0\n        b = 0\n"
+                    "    return (a, b)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    assert module.call([5]) == planner.plan(module.call, "w")([5]) == (5, 6)
+
+
+def test_kwnames_must_be_strings():
+    with pytest.raises(ValueError, match="op 0 kwnames: expected str items"):
+        _make([(P.CALL, 1, P.const_operand(0), 0, 0, (0,), (1,), None)], consts=(print,))

@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The code-cache hook: which loaded modules get a PlannedCall, and what is counted."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import fastlaunch  # noqa: E402
+from fastlaunch import _core, config  # noqa: E402
+from fastlaunch.errors import FastLaunchError  # noqa: E402
+from fastlaunch.integrations import planned_call_hook  # noqa: E402
+from helpers import call_trace  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _counters():
+    fastlaunch.reset_stats()
+    yield
+    fastlaunch.reset_stats()
+
+
+def test_wrapper_module_gets_its_planned_call_once():
+    module = call_trace.load("inductor/views.py")
+    original = module.call
+    assert planned_call_hook.plan_module(module)
+    assert isinstance(module.call, _core.PlannedCall) and module.call.original is original
+    planned = module.call
+    assert planned_call_hook.plan_module(module)  # the cache hands the module out again
+    assert module.call is planned
+    site = planned_call_hook.site_name(module)
+    assert fastlaunch.stats(per_site=True)[site] == {"call.translated": 1}
+
+
+def test_modules_without_a_python_call_are_left_alone():
+    kernel_module = types.ModuleType("kernel")
+    assert not planned_call_hook.plan_module(kernel_module)
+    cpp_wrapper = types.ModuleType("cpp_wrapper")
+    cpp_wrapper.call = len  # a compiled entry point
+    assert not planned_call_hook.plan_module(cpp_wrapper)
+    assert cpp_wrapper.call is len
+    assert fastlaunch.stats() == {"call.not_python": 1}
+
+
+def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path, monkeypatch):
+    (tmp_path / "w.py").write_text("def call(args):\n    return [i for i in args]\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    original = module.call
+    assert not planned_call_hook.plan_module(module)
+    assert module.call is original
+    assert fastlaunch.stats()["fallback.call_untranslatable"] == 1
+    with config.override(strict=True), pytest.raises(FastLaunchError, match="untranslatable"):
+        planned_call_hook.plan_module(module)
+
+
+def test_install_wraps_the_loader_and_uninstall_restores_it():
+    from torch._inductor.codecache import PyCodeCache
+
+    before = PyCodeCache.__dict__["load_by_key_path"]
+    assert planned_call_hook.install()
+    try:
+        assert not planned_call_hook.install()
+        assert PyCodeCache.__dict__["load_by_key_path"] is not before
+        key, path = PyCodeCache.write("def call(args):\n    a, = args\n    args.clear()\n"
+                                      "    return (a + 1,)\n")
+        module = PyCodeCache.load_by_key_path(key, path, attrs={})
+        assert isinstance(module.call, _core.PlannedCall)
+        with config.override(enabled=True):
+            assert module.call([torch.ones(1)])[0].item() == 2
+        assert fastlaunch.stats()["call.planned"] == 1
+    finally:
+        assert planned_call_hook.uninstall()
+    assert PyCodeCache.__dict__["load_by_key_path"] is before
+
+
+@pytest.mark.parametrize(("raw", "on"), [(None, True), ("", True), ("1", True), ("0", False),
+                                         ("off", False)])
+def test_switch_is_on_unless_turned_off(raw, on):
+    environ = {"FASTLAUNCH": "1"} if raw is None else {"FASTLAUNCH": "1",
+                                                      "FASTLAUNCH_PLANNED_CALL": raw}
+    cfg = config.from_environ(environ)
+    assert cfg.planned_call is on
+    assert ("FASTLAUNCH_PLANNED_CALL", raw or "", "on" if on else "off") in cfg.parsed
+
+
+def test_unknown_switch_value_warns_and_is_off():
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH_PLANNED_CALL='maybe'"):
+        assert not config.from_environ({"FASTLAUNCH_PLANNED_CALL": "maybe"}).planned_call
+
+
+def test_selfcheck_planned_call_mode(capsys):
+    from fastlaunch import selfcheck
+
+    paths = [str(call_trace.WRAPPERS / "inductor" / f"{n}.py") for n in ("mlp", "views")]
+    assert selfcheck.main(["--planned-call", paths[0], "--planned-call", paths[1]]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(": equal: " in line for line in out), out
+
+
+def test_selfcheck_planned_call_names_the_first_difference(capsys, monkeypatch):
+    """A program that frees an input one op late is caught, at that event."""
+    from fastlaunch import selfcheck
+    from fastlaunch.engine.planned_call import program as P
+    from fastlaunch.engine.planned_call import translate
+
+    emit = translate._Translator.emit
+
+    def late_del(self, code, dst=-1, **kw):
+        if code == P.DEL and self.program.local_names[dst] == "arg2_1":
+            return len(self.program.ops)  # dropped: the input lives to the frame's end
+        return emit(self, code, dst, **kw)
+
+    monkeypatch.setattr(translate._Translator, "emit", late_del)
+    path = str(call_trace.WRAPPERS / "inductor" / "mlp.py")
+    assert selfcheck.main(["--planned-call", path]) == 1
+    out = capsys.readouterr().out
+    assert "event " in out and "('dead', 'in2')" in out, out
