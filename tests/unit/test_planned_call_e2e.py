@@ -26,6 +26,7 @@ class _Model(torch.nn.Module):
 @pytest.fixture
 def fresh_inductor(tmp_path, monkeypatch):
     monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+    planned_call_hook.uninstall()  # an earlier test's arm() may have installed it
     torch._dynamo.reset()
     fastlaunch.reset_stats()
     with config.override(enabled=True, backend="fake", strict=False):
