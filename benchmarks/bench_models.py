@@ -66,7 +66,8 @@ class Workload:
 
 
 WORKLOADS = (  # in the order they are compiled (what a short --compile-budget keeps)
-    Workload("gpt2", "infer"), Workload("llama", "infer", dynamic=True),
+    Workload("gpt2", "infer"), Workload("gpt2_12", "infer"),
+    Workload("llama", "infer", dynamic=True),
     Workload("bert", "infer"), Workload("vit_tiny", "infer"), Workload("resnet18", "infer"),
     Workload("gpt2", "train"), Workload("llama", "train"), Workload("bert", "train"),
     Workload("vit_tiny", "train"), Workload("resnet18", "train"),
@@ -77,10 +78,14 @@ WORKLOADS = (  # in the order they are compiled (what a short --compile-budget k
 VARIANTS = {
     "stock": ("0", {}, None, True),
     "fastlaunch": ("1", {}, None, True),
+    "planned launches": ("1", {}, None, True),
     "cpp_wrapper": ("0", {"cpp_wrapper": True}, None, True),
     "reduce-overhead": ("0", {}, "reduce-overhead", True),
     "stock2": ("0", {}, None, True),
 }
+# a variant's environment beyond FASTLAUNCH: "fastlaunch" runs the planned call
+# (the default with FASTLAUNCH=1), "planned launches" only the planned launches
+EXTRA_ENV = {"planned launches": {"FASTLAUNCH_PLANNED_CALL": "0"}}
 WARM_VARIANTS = {  # warm-cache set: variant -> (FASTLAUNCH, cache folder of)
     "stock (warm cache)": ("0", "stock"),
     "fastlaunch (warm cache)": ("1", "fastlaunch"),
@@ -94,6 +99,14 @@ def build_model(name: str, device):
     """A small randomly initialised model (no hub access) and its example inputs."""
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(1)
+    if name == "gpt2_12":  # issue 19's launch-bound transformer: 12 layers, batch 1, 16 tokens
+        import transformers as tf
+
+        cfg = tf.GPT2Config(n_layer=12, n_embd=256, n_head=4, n_positions=256, resid_pdrop=0.0,
+                            embd_pdrop=0.0, attn_pdrop=0.0, vocab_size=VOCAB, use_cache=False,
+                            bos_token_id=0, eos_token_id=0)
+        ids = torch.randint(0, VOCAB, (1, 16), generator=gen)
+        return tf.GPT2LMHeadModel(cfg).to(device), {"input_ids": ids.to(device)}
     if name in ("gpt2", "llama", "bert"):
         import transformers as tf
 
@@ -131,7 +144,7 @@ def build_model(name: str, device):
 
 def forward_fn(name: str, model, task: str):
     """What is compiled: logits for inference, the loss for a training step."""
-    if name in ("gpt2", "llama", "bert"):
+    if name in ("gpt2", "gpt2_12", "llama", "bert"):
         if task == "infer":
             return lambda input_ids: model(input_ids=input_ids).logits
         return lambda input_ids: model(input_ids=input_ids, labels=input_ids).loss
@@ -290,7 +303,7 @@ def run_phase(phase: str, variants: dict, workloads: list, tmp: Path, sizes: dic
             "store_timeout_s": timeout_s, "device": device, **sizes}
     contexts = []
     for v in names:
-        env = {"FASTLAUNCH": variants[v]["fastlaunch"],
+        env = {"FASTLAUNCH": variants[v]["fastlaunch"], **EXTRA_ENV.get(v, {}),
                "TORCHINDUCTOR_CACHE_DIR": str(tmp / "cache" / variants[v]["cache"] / "inductor"),
                "TRITON_CACHE_DIR": str(tmp / "cache" / variants[v]["cache"] / "triton")}
         contexts.append((v, _processes.spawn(variant_main, (v, plan), 1, env)))
