@@ -29,8 +29,10 @@ from pathlib import Path
 import torch
 
 import fastlaunch
-from fastlaunch import _core, config, routing
-from fastlaunch.backends.cuda import integration
+from fastlaunch import config
+from fastlaunch.engine import routing
+from fastlaunch.integrations.inductor import integration
+from fastlaunch.runtime import _core
 
 BLOCK = 400      # launches per timed block; the GPU queue is drained between blocks
 BLOCKS = 15      # blocks per round

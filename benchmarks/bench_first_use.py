@@ -41,7 +41,7 @@ def child(window: float, steps: int, started: float) -> dict:
     from bench_cuda import launch_bound_model
 
     import fastlaunch
-    from fastlaunch import _core
+    from fastlaunch.runtime import _core
 
     x = torch.randn(32, 64, device="cuda")
     w = torch.randn(steps, 64, device="cuda")
@@ -58,8 +58,7 @@ def child(window: float, steps: int, started: float) -> dict:
         torch.cuda.synchronize()
         blocks.append((round(time.time() - started, 2), (time.perf_counter() - t0) / 20 * 1e6,
                        _core.has_tensor_accessor()))
-    from fastlaunch import torch_build
-    from fastlaunch.backends import torch_accessor
+    from fastlaunch.runtime import torch_accessor, torch_build
 
     build = torch_build._children.get("torch_accessor")
     return {"first_result_s": first, "blocks": blocks, "accessor": torch_accessor.status(),
@@ -75,7 +74,7 @@ def run_variant(variant: str, root: Path, window: float, steps: int) -> dict:
                TRITON_CACHE_DIR=str(folder / "triton"))
     hidden = None
     if variant.endswith("run-time build"):
-        from fastlaunch import torch_build
+        from fastlaunch.runtime import torch_build
 
         installed = torch_build.installed_root()
         if installed.exists():

@@ -23,8 +23,11 @@ import time
 import timeit
 from pathlib import Path
 
-from fastlaunch import _core, abi, backends, config, fakes, routing
-from fastlaunch.backends.fake import FakeBackend
+from fastlaunch import config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core, abi, backends
+from fastlaunch.runtime.fake import FakeBackend
+from fastlaunch.testing import fakes
 
 SIG = ["*fp32", "*fp32", "*fp32", "i32", "fp32", "i64"]
 ARGS = (0x1000, 0x2000, 0x3000, 4096, 0.5, 7)

@@ -33,8 +33,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import fastlaunch  # noqa: E402
-from fastlaunch import _core, backends, config, fakes, routing  # noqa: E402
-from fastlaunch.backends.npu import NpuBackend  # noqa: E402
+from fastlaunch import config  # noqa: E402
+from fastlaunch.engine import routing  # noqa: E402
+from fastlaunch.runtime import _core, backends  # noqa: E402
+from fastlaunch.runtime.npu import NpuBackend  # noqa: E402
+from fastlaunch.testing import fakes  # noqa: E402
 from helpers.fake_cann import FakeCann, build  # noqa: E402
 
 SIG = ["*fp32", "*fp32", "*fp32", "*fp32", "i32", "fp32"]

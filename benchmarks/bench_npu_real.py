@@ -40,9 +40,13 @@ def child(version: str) -> dict:
     npu_release.install(version)
     import importlib
 
-    from fastlaunch import autoload, backends, config, routing
-    from fastlaunch.backends.npu import NpuBackend, integration
-    from fastlaunch.selfcheck import ascend_reference as ar
+    from fastlaunch import config
+    from fastlaunch.engine import routing
+    from fastlaunch.integrations import autoload
+    from fastlaunch.integrations.torch_npu import integration
+    from fastlaunch.runtime import backends
+    from fastlaunch.runtime.npu import NpuBackend
+    from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     recorder = ar.Recorder(ar.build_recorder())
     kernel = drv.Kernel(npu_release.RELEASES[version])

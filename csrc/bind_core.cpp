@@ -17,7 +17,7 @@ namespace {
 // Plan arguments are read by hand, not by pybind11's casters: a bad value is
 // an InputError naming the field (reason bad_plan), never pybind11's
 // TypeError, and bytes never pass for str nor None for bool. The numpy twin
-// (fastlaunch.abi.layout/pack) checks the same things in the same order.
+// (fastlaunch.runtime.abi.layout/pack) checks the same things in the same order.
 [[noreturn]] void BadPlan(const std::string& field, py::handle value,
                           const std::string& expected, const char* reason = "bad_plan") {
   throw InputError(field + ": got " + DescribeValue(value.ptr()) + ", expected " + expected,
@@ -280,7 +280,7 @@ void BindCore(py::module_& m) {
         }
         return py::make_tuple(out[0], out[1], out[2]);
       },
-      "Evaluate a fastlaunch.gridexpr program; None when it cannot decide.");
+      "Evaluate a fastlaunch.engine.gridexpr program; None when it cannot decide.");
 }
 
 }  // namespace fastlaunch

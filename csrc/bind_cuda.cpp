@@ -38,7 +38,7 @@ std::unique_ptr<CudaLauncher> MakeLauncher(py::handle plan, py::handle function,
                                            py::handle device) {
   if (!py::isinstance<Plan>(plan)) {
     throw InputError(std::string("plan: got ") + Py_TYPE(plan.ptr())->tp_name +
-                     ", expected a fastlaunch._core.Plan");
+                     ", expected a fastlaunch.runtime._core.Plan");
   }
   auto p = py::cast<std::shared_ptr<Plan>>(plan);
   auto fn = static_cast<uint64_t>(IntArg(function, "function", 0, INT64_MAX));

@@ -171,7 +171,7 @@ CudaLauncher::CudaLauncher(std::shared_ptr<Plan> plan, uint64_t function,
       shared_(shared_bytes),
       device_(device) {
   if (plan_ == nullptr) {
-    throw InputError("plan: got None, expected a fastlaunch._core.Plan");
+    throw InputError("plan: got None, expected a fastlaunch.runtime._core.Plan");
   }
   if (device < 0) {
     throw InputError("device: got " + std::to_string(device) +

@@ -433,7 +433,7 @@ void ResetFastHits() { g_fast_hits.store(0); }
 
 bool InitFastSiteType(PyObject* module) {
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&FastSiteType), 1);  // as PyObject_HEAD_INIT
-  FastSiteType.tp_name = "fastlaunch._core.FastSite";
+  FastSiteType.tp_name = "fastlaunch.runtime._core.FastSite";
   FastSiteType.tp_basicsize = sizeof(FastSiteObject);
   FastSiteType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;
   FastSiteType.tp_doc = "The steady state of one planned call site (see fast_site.cpp).";

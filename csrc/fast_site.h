@@ -31,7 +31,7 @@ struct FastSiteArgs {
   Py_ssize_t input_count;
   std::optional<std::array<int64_t, 3>> static_grid;
   bool best_launcher_mode;
-  std::vector<int64_t> grid_program;  // fastlaunch.gridexpr encoding; may be empty
+  std::vector<int64_t> grid_program;  // fastlaunch.engine.gridexpr encoding; may be empty
 };
 
 // Evaluates a grid program (fastlaunch/gridexpr.py) over `inputs(i)`; false

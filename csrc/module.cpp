@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// pybind11 bindings of the native core: fastlaunch._core.
+// pybind11 bindings of the native core: fastlaunch.runtime._core.
 #include <pybind11/pybind11.h>
 #include "bindings.h"
 #include "cuda_launch.h"

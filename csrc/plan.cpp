@@ -702,7 +702,7 @@ Plan::Plan(const PlanOptions& options)
     : abi_(options.abi), expected_device_(options.expected_device) {
   const auto& sig = options.signature;
   const bool npu = abi_ == Abi::Npu;
-  // The numpy twin (fastlaunch.abi) checks the same things in the same order.
+  // The numpy twin (fastlaunch.runtime.abi) checks the same things in the same order.
   if (!options.names.empty() && options.names.size() != sig.size()) {
     throw InputError("names: got " + std::to_string(options.names.size()) +
                      " names, expected one per signature entry (" +

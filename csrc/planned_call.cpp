@@ -1015,7 +1015,7 @@ bool InitPlannedCallType(PyObject* module) {
   kCallSlotKw = Py_BuildValue("(s)", "call_slot");
   if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw) return false;
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
-  PlannedCallType.tp_name = "fastlaunch._core.PlannedCall";
+  PlannedCallType.tp_name = "fastlaunch.runtime._core.PlannedCall";
   PlannedCallType.tp_basicsize = sizeof(PlannedCallObject);
   PlannedCallType.tp_flags =
       Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL;

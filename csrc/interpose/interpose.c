@@ -452,7 +452,7 @@ __attribute__((visibility("default"))) void* dlsym(void* handle, const char* nam
   return ours;
 }
 
-// ---- control (read by fastlaunch.selfcheck.interpose through ctypes) ---------------------
+// ---- control (read by fastlaunch.tools.selfcheck.interpose through ctypes) ---------------------
 __attribute__((visibility("default"))) int fl_interpose_version(void) { return 1; }
 __attribute__((visibility("default"))) size_t fl_interpose_record_size(void) {
   return sizeof(fl_record);

@@ -12,10 +12,10 @@ import logging
 import sys
 from collections.abc import Iterator
 
-from .counters import reset_stats, stats
+from ._version import __version__
 from .errors import CallRefused, FastLaunchError, PlanUnavailable
+from .runtime.counters import reset_stats, stats
 
-__version__ = "0.1.0"
 __all__ = ["CallRefused", "FastLaunchError", "PlanUnavailable", "__version__", "enabled",
            "is_enabled", "reset_stats", "set_enabled", "stats"]
 
@@ -66,7 +66,9 @@ def set_enabled(on: bool | None) -> bool | None:
     so graphs compiled before stay unchanged). ``None`` returns to the
     environment's choice. Returns the previous run-time setting.
     """
-    from . import autoload, config, routing  # noqa: F401  (routing follows the switch)
+    from . import config
+    from .engine import routing  # noqa: F401  (routing follows the switch)
+    from .integrations import autoload
 
     previous = config.set_runtime(on)
     if on:
@@ -82,7 +84,9 @@ def enabled(on: bool | None = True) -> Iterator[None]:
     blocks are active the newest one decides (or a later ``set_enabled``);
     blocks of several threads may overlap and end in any order.
     """
-    from . import autoload, config, routing  # noqa: F401  (routing follows the switch)
+    from . import config
+    from .engine import routing  # noqa: F401  (routing follows the switch)
+    from .integrations import autoload
 
     with config.runtime_block(on):
         if on:

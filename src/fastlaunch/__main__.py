@@ -9,9 +9,9 @@ import sys
 
 
 def _selfcheck(argv: list[str]) -> int:
-    """``fastlaunch.selfcheck`` is optional: the rest of the CLI works without it."""
+    """``fastlaunch.tools.selfcheck`` is optional: the rest of the CLI works without it."""
     try:
-        module = importlib.import_module("fastlaunch.selfcheck")
+        module = importlib.import_module("fastlaunch.tools.selfcheck")
     except ImportError as err:
         print(f"selfcheck is not available in this installation: {err}", file=sys.stderr)
         return 2
@@ -22,7 +22,7 @@ def _build() -> int:
     """Build the torch shims now (images, CI), so no later process builds them."""
     import logging
 
-    from . import torch_build
+    from .runtime import torch_build
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("fastlaunch").setLevel(logging.INFO)
@@ -36,10 +36,11 @@ def _build() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import __version__, caches
+    from . import __version__
+    from .tools import caches
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["selfcheck"]:  # its own options, parsed by fastlaunch.selfcheck
+    if argv[:1] == ["selfcheck"]:  # its own options, parsed by fastlaunch.tools.selfcheck
         return _selfcheck(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m fastlaunch",
                                      description="Planned launches for Inductor's Triton kernels")
@@ -69,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build":
         return _build()
     if args.command == "demo":
-        from . import demo
+        from .tools import demo
 
         return demo.main()
     if args.command == "cache":
         return caches.main(args.cache_command, getattr(args, "what", None))
     if args.command == "doctor":
-        from . import doctor
+        from .tools import doctor
 
         return doctor.main(as_json=args.json)
     parser.print_help()

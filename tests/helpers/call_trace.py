@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The planned-call trace of ``fastlaunch.selfcheck.planned_call`` over the
+"""The planned-call trace of ``fastlaunch.tools.selfcheck.planned_call`` over the
 wrappers in tests/data/wrappers (see that module for what a trace holds)."""
 
 from __future__ import annotations
 
 import pathlib
 
-from fastlaunch.selfcheck import planned_call as _selfcheck
-from fastlaunch.selfcheck.planned_call import RecordedKernel, Recorder, instrument, run
+from fastlaunch.tools.selfcheck import planned_call as _selfcheck
+from fastlaunch.tools.selfcheck.planned_call import RecordedKernel, Recorder, instrument, run
 
 WRAPPERS = pathlib.Path(__file__).resolve().parent.parent / "data" / "wrappers"
 

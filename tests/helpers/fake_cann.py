@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from fastlaunch.selfcheck.ascend_reference import (
+from fastlaunch.tools.selfcheck.ascend_reference import (
     FFTS_APIS,
     RECORDER_PARTS,
     Event,

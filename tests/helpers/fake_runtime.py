@@ -6,7 +6,8 @@ from __future__ import annotations
 import contextlib
 
 import fastlaunch
-from fastlaunch import backends, config
+from fastlaunch import config
+from fastlaunch.runtime import backends
 
 
 @contextlib.contextmanager

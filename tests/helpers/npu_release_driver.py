@@ -275,9 +275,13 @@ def main(version: str, out: str) -> int:
     import importlib
 
     import fastlaunch
-    from fastlaunch import autoload, backends, config, routing
-    from fastlaunch.backends.npu import NpuBackend, integration
-    from fastlaunch.selfcheck import ascend_reference as ar
+    from fastlaunch import config
+    from fastlaunch.engine import routing
+    from fastlaunch.integrations import autoload
+    from fastlaunch.integrations.torch_npu import integration
+    from fastlaunch.runtime import backends
+    from fastlaunch.runtime.npu import NpuBackend
+    from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     report: dict = {"version": version, "codegen": _wrapper_codegen()}
     recorder = ar.Recorder(ar.build_recorder())
@@ -312,7 +316,7 @@ def main(version: str, out: str) -> int:
             header, body = _kernel_call_code()
         except TypeError as err:  # the release's codegen against another torch's: reported
             report["call_site_error"] = f"{type(err).__name__}: {err}"
-            from fastlaunch import codegen
+            from fastlaunch.integrations import codegen
 
             meta = codegen.metadata(kernel_name=KERNEL, arg_count=4, graph_id="g", index=0,
                                     abi="npu")

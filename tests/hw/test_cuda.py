@@ -13,8 +13,8 @@ import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 import fastlaunch  # noqa: E402
-from fastlaunch import routing  # noqa: E402
-from fastlaunch.backends.cuda import integration  # noqa: E402
+from fastlaunch.engine import routing  # noqa: E402
+from fastlaunch.integrations.inductor import integration  # noqa: E402
 from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.cuda
@@ -104,9 +104,9 @@ def test_scalar_abi_i1_fp16_bf16_against_triton_and_driver():
     """Pack i1/i8/i16/fp16/bf16/fp32/i64/u8 scalars ourselves; the kernel must
     read what Triton's own launcher passes, and the layout must match
     cuFuncGetParamInfo."""
-    from fastlaunch import _core
-    from fastlaunch.backends.cuda import CudaBackend
-    from fastlaunch.backends.cuda.backend import spec_from_compiled
+    from fastlaunch.runtime import _core
+    from fastlaunch.runtime.cuda import CudaBackend
+    from fastlaunch.runtime.cuda.backend import spec_from_compiled
 
     values = (True, -3, 300, 1.5, 2.25, 3.5, -7, 200)
     compiled = triton.compile(triton.compiler.ASTSource(
@@ -203,7 +203,7 @@ def test_reduce_overhead_cudagraphs():
 def test_injected_backend_error_is_not_replayed(monkeypatch):
     """On the Python launch path (the FastSite's error path is covered on the
     fake CANN runtime, tests/unit/test_fast_site.py)."""
-    from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.runtime.cuda import CudaBackend
 
     monkeypatch.setattr(CudaBackend, "native_launcher", lambda self, plan: None)
     x = torch.zeros(256, device=DEVICE)
@@ -244,8 +244,8 @@ def test_injected_backend_error_is_not_replayed(monkeypatch):
 def test_wrong_device_is_refused_and_launches_nothing():
     """A plan made for device 0 called while another device is current (faked
     here by recording a different device index in the plan)."""
-    from fastlaunch.backends.cuda import CudaBackend
-    from fastlaunch.backends.cuda.backend import spec_from_compiled
+    from fastlaunch.runtime.cuda import CudaBackend
+    from fastlaunch.runtime.cuda.backend import spec_from_compiled
 
     compiled = triton.compile(triton.compiler.ASTSource(
         fn=_scalars_kernel, signature=SCALARS_SIGNATURE, constexprs={"n": 8}))
@@ -270,7 +270,7 @@ def test_strict_mode_raises_on_unexpected_fallback():
         out = compiled(x)
     assert_same([x + 2], [out], exact=False)
     assert not any(k.startswith("fallback.") and k.split(".", 1)[1] not in
-                   fastlaunch.counters.EXPECTED_FALLBACKS for k in fastlaunch.stats())
+                   fastlaunch.runtime.counters.EXPECTED_FALLBACKS for k in fastlaunch.stats())
 
 
 def test_routing_metadata_in_generated_code():
@@ -285,7 +285,7 @@ def test_routing_metadata_in_generated_code():
     with fast_launch(True):
         routing_bind = routing.bind
         try:
-            import fastlaunch.routing as r
+            import fastlaunch.engine.routing as r
 
             r.bind = spy
             compiled = torch.compile(lambda a: a * a)

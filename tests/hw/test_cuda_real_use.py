@@ -22,8 +22,9 @@ from torch._dynamo.utils import counters as dynamo_counters  # noqa: E402
 from torch._inductor import config as inductor_config  # noqa: E402
 
 import fastlaunch  # noqa: E402
-from fastlaunch import cache_keys, launchers, routing  # noqa: E402
-from fastlaunch.backends.cuda import integration  # noqa: E402
+from fastlaunch.engine import routing  # noqa: E402
+from fastlaunch.integrations import cache_keys, launchers  # noqa: E402
+from fastlaunch.integrations.inductor import integration  # noqa: E402
 from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.cuda
@@ -383,8 +384,8 @@ def _current_context():
 
 
 def test_plan_launch_in_a_thread_without_a_context_makes_the_primary_context_current():
-    from fastlaunch.backends.base import KernelSpec
-    from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.runtime.base import KernelSpec
+    from fastlaunch.runtime.cuda import CudaBackend
 
     compiled = triton.compile(triton.compiler.ASTSource(
         fn=_add_fixed, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32",
@@ -555,7 +556,7 @@ def test_cpu_tensor_where_a_device_pointer_goes_takes_the_original_path():
     the context stays healthy."""
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
-    from fastlaunch.backends import torch_accessor
+    from fastlaunch.runtime import torch_accessor
 
     assert torch_accessor.ensure(build=True, wait=True), torch_accessor.status()
     x = torch.randn(1024, device=DEVICE)

@@ -194,7 +194,8 @@ def scenarios_worker(rank: int, world: int, store: str, out: str, names: tuple) 
     import torch.distributed as dist
 
     import fastlaunch
-    from fastlaunch import autoload, config
+    from fastlaunch import config
+    from fastlaunch.integrations import autoload
 
     device = _init(rank, world, store)
     try:
@@ -217,7 +218,7 @@ def failing_worker(rank: int, world: int, store: str, out: str) -> None:
     from torch.nn.parallel import DistributedDataParallel as DDP
 
     import fastlaunch
-    from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.runtime.cuda import CudaBackend
 
     fail = {"on": False}
     if rank == 1:
@@ -291,7 +292,7 @@ def join(contexts, timeout: float) -> None:
 # ---------------------------------------------------------------- tests
 
 def unexpected_fallbacks(stats: dict) -> dict:
-    from fastlaunch.counters import EXPECTED_FALLBACKS
+    from fastlaunch.runtime.counters import EXPECTED_FALLBACKS
 
     return {k: v for k, v in stats.items()
             if k.startswith("fallback.") and k.split(".", 1)[1] not in EXPECTED_FALLBACKS}

@@ -12,8 +12,9 @@ if not torch.cuda.is_available() or torch.cuda.device_count() < 2:
     pytest.skip("needs two CUDA devices (run on nvidia-h200-x2)", allow_module_level=True)
 
 import fastlaunch  # noqa: E402
-from fastlaunch import config, routing  # noqa: E402
-from fastlaunch.backends.cuda import integration  # noqa: E402
+from fastlaunch import config  # noqa: E402
+from fastlaunch.engine import routing  # noqa: E402
+from fastlaunch.integrations.inductor import integration  # noqa: E402
 
 pytestmark = pytest.mark.multigpu
 

@@ -21,7 +21,7 @@ if not torch.npu.is_available():
     pytest.skip("no Ascend NPU visible to torch_npu", allow_module_level=True)
 
 import fastlaunch  # noqa: E402
-from fastlaunch.backends.npu import integration  # noqa: E402
+from fastlaunch.integrations.torch_npu import integration  # noqa: E402
 from helpers import compiled as hw  # noqa: E402
 
 pytestmark = pytest.mark.npu
@@ -97,7 +97,7 @@ def test_workspace_and_lock_kernel():
 @pytest.fixture
 def planned_specs(monkeypatch):
     """The KernelSpec of every plan made while the test runs."""
-    from fastlaunch.backends.npu.backend import NpuBackend
+    from fastlaunch.runtime.npu.backend import NpuBackend
 
     specs = []
     original = NpuBackend.make_plan
@@ -202,7 +202,7 @@ def test_reduction_with_size_arg_one(planned_specs):
 
 
 def test_launch_api_is_the_installed_triton_ascends():
-    from fastlaunch.backends.npu import backend, family
+    from fastlaunch.runtime.npu import backend, family
 
     found = family.installed()
     assert found.family is not None, found

@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed")
 if not torch.cuda.is_available():
     pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
 
-from fastlaunch.selfcheck import interpose  # noqa: E402
+from fastlaunch.tools.selfcheck import interpose  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.cuda
 PLANTED = textwrap.dedent("""
     import dataclasses, sys
     from fastlaunch import selfcheck
-    from fastlaunch.backends.cuda import CudaBackend
+    from fastlaunch.runtime.cuda import CudaBackend
 
     original = CudaBackend.make_plan
 
@@ -39,7 +39,7 @@ PLANTED = textwrap.dedent("""
 
 def test_selfcheck_passes_on_this_gpu(tmp_path):
     report_path = tmp_path / "selfcheck.json"
-    proc = subprocess.run([sys.executable, "-m", "fastlaunch.selfcheck", "--backend", "cuda",
+    proc = subprocess.run([sys.executable, "-m", "fastlaunch.tools.selfcheck", "--backend", "cuda",
                            "--json", str(report_path)], capture_output=True, text=True,
                           env=dict(os.environ), timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr

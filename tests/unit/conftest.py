@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 import pytest
 
-from fastlaunch.backends.fake import FakeBackend
+from fastlaunch.runtime.fake import FakeBackend
 from helpers import fake_runtime, wheels
 
 

@@ -3,7 +3,8 @@
 
 import pytest
 
-from fastlaunch import FastLaunchError, abi
+from fastlaunch import FastLaunchError
+from fastlaunch.runtime import abi
 from fastlaunch.testing import native_plan
 
 

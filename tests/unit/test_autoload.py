@@ -10,13 +10,14 @@ import types
 
 import pytest
 
-from fastlaunch import autoload, config
+from fastlaunch import config
+from fastlaunch.integrations import autoload
 
 
 def test_importing_fastlaunch_does_not_import_torch():
-    code = ("import sys, fastlaunch, fastlaunch.autoload, fastlaunch.routing, "
-            "fastlaunch.backends.npu.integration, fastlaunch.backends.cuda.integration; "
-            "sys.exit('torch' in sys.modules)")
+    code = ("import sys, fastlaunch, fastlaunch.integrations.autoload, fastlaunch.engine.routing, "
+            "fastlaunch.integrations.torch_npu.integration, "
+            "fastlaunch.integrations.inductor.integration; sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
@@ -27,7 +28,7 @@ def test_entry_point_is_registered():
     group = eps.select(group="torch.backends") if hasattr(eps, "select") else eps.get(
         "torch.backends", ())  # Python 3.9: a dict of groups
     found = [e for e in group if e.name == "fastlaunch"]
-    assert [e.value for e in found] == ["fastlaunch.autoload:autoload"]
+    assert [e.value for e in found] == ["fastlaunch.integrations.autoload:autoload"]
 
 
 @pytest.fixture
@@ -40,11 +41,11 @@ def fake_integration(monkeypatch, tmp_path):
     (pkg / "heuristics.py").write_text("LOADED = True\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     installs = []
-    integration = types.ModuleType("fastlaunch.backends.flfake.integration")
+    integration = types.ModuleType("fastlaunch.integrations.flfake.integration")
     integration.install = lambda: installs.append(sorted(m for m in sys.modules
                                                          if m.startswith("flfake")))
     integration.installed = lambda: bool(installs)
-    monkeypatch.setitem(sys.modules, "fastlaunch.backends.flfake.integration", integration)
+    monkeypatch.setitem(sys.modules, "fastlaunch.integrations.flfake.integration", integration)
     monkeypatch.setitem(autoload.TARGETS, "flfake", ("flfake.wrapper", "flfake.heuristics"))
     yield installs
     autoload._pending.pop("flfake", None)
@@ -70,7 +71,7 @@ def test_target_importing_the_other_target_midway(fake_integration, tmp_path, mo
     (as Inductor's wrapper does): install waits until the wrapper has finished."""
     (tmp_path / "flfake" / "wrapper.py").write_text("import flfake.heuristics\n"
                                                     "class Codegen:\n    pass\n")
-    integration = sys.modules["fastlaunch.backends.flfake.integration"]
+    integration = sys.modules["fastlaunch.integrations.flfake.integration"]
 
     def install():
         from flfake.wrapper import Codegen  # fails on a partially initialised module
@@ -89,11 +90,11 @@ def test_watch_armed_while_a_target_executes_retries(fake_integration, tmp_path,
     the install waits, then happens on the next import."""
     (tmp_path / "flfake" / "wrapper.py").write_text(
         "import flfake.heuristics\n"
-        "from fastlaunch import autoload\n"
+        "from fastlaunch.integrations import autoload\n"
         "autoload.watch(('flfake',))\n"
         "class Codegen:\n    pass\n")
     (tmp_path / "flfake" / "later.py").write_text("")
-    integration = sys.modules["fastlaunch.backends.flfake.integration"]
+    integration = sys.modules["fastlaunch.integrations.flfake.integration"]
 
     def install():
         from flfake.wrapper import Codegen
@@ -113,7 +114,7 @@ def test_inductor_wrapper_imported_first_still_installs():
     pytest.importorskip("torch", reason="needs torch to import Inductor's wrapper first")
     code = ("from torch._inductor.codegen.wrapper import PythonWrapperCodegen\n"
             "import torch._inductor.config\n"
-            "from fastlaunch import autoload\n"
+            "from fastlaunch.integrations import autoload\n"
             "print(autoload.status()['cuda'])\n")
     env = {**os.environ, "FASTLAUNCH": "1", "FASTLAUNCH_BACKEND": "cuda"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -134,7 +135,8 @@ def test_failed_install_is_reported_not_raised(fake_integration, monkeypatch):
         msg = "unsupported torch_npu: x missing"
         raise RuntimeError(msg)
 
-    monkeypatch.setattr(sys.modules["fastlaunch.backends.flfake.integration"], "install", broken)
+    module = sys.modules["fastlaunch.integrations.flfake.integration"]
+    monkeypatch.setattr(module, "install", broken)
     import flfake.heuristics
     import flfake.wrapper  # noqa: F401
 
@@ -172,7 +174,7 @@ def test_explicit_off_also_turns_torch_npu_in_tree_fast_launch_off(tmp_path):
     (config_dir / "__init__.py").write_text("")
     (config_dir / "config.py").write_text(
         "import os\nenable_fast_launch = os.environ.get('TORCHINDUCTOR_NPU_FAST_LAUNCH') == '1'\n")
-    code = ("from fastlaunch import autoload\n"
+    code = ("from fastlaunch.integrations import autoload\n"
             "autoload.autoload()\n"
             "import torch_npu._inductor.config as c\n"
             "print(c.enable_fast_launch)\n")
@@ -182,3 +184,27 @@ def test_explicit_off_also_turns_torch_npu_in_tree_fast_launch_off(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env=env, check=True)
         assert out.stdout.strip() == expected, (fastlaunch_value, out.stderr)
+
+
+def test_fastlaunch_on_turns_torch_npu_in_tree_fast_launch_off_and_says_which_is_used(tmp_path):
+    """One implementation: with FASTLAUNCH=1 fastlaunch's; FASTLAUNCH_NPU_IMPL=torch_npu keeps
+    the in-tree one (and fastlaunch's NPU integration is not installed)."""
+    config_dir = tmp_path / "torch_npu" / "_inductor"
+    config_dir.mkdir(parents=True)
+    (tmp_path / "torch_npu" / "__init__.py").write_text("")
+    (config_dir / "__init__.py").write_text("")
+    (config_dir / "config.py").write_text("enable_fast_launch = True\n")
+    code = ("from fastlaunch.integrations import autoload\n"
+            "from fastlaunch.integrations.torch_npu import in_tree\n"
+            "autoload.autoload()\n"
+            "import torch_npu._inductor.config as c\n"
+            "print(c.enable_fast_launch, in_tree.choice() or '-', autoload.status().get('npu'))\n")
+    for impl, expected in (("fastlaunch", "False"),
+                           ("torch_npu", "True torch_npu in-tree fast launch "
+                                         "(FASTLAUNCH_NPU_IMPL=torch_npu) not installed: "
+                                         "FASTLAUNCH_NPU_IMPL=torch_npu")):
+        env = {**os.environ, "PYTHONPATH": str(tmp_path), "FASTLAUNCH": "1",
+               "FASTLAUNCH_BACKEND": "npu", "FASTLAUNCH_NPU_IMPL": impl}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, check=True)
+        assert out.stdout.strip().startswith(expected), (impl, out.stdout, out.stderr)

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import fastlaunch
-from fastlaunch import CallRefused, FastLaunchError, _core, abi, fakes, routing
-from fastlaunch.testing import pack_bytes, pack_bytes_reference
+from fastlaunch import CallRefused, FastLaunchError
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core, abi
+from fastlaunch.testing import fakes, pack_bytes, pack_bytes_reference
 
 PACKERS = [pack_bytes, pack_bytes_reference]
 

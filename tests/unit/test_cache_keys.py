@@ -16,7 +16,8 @@ from torch._inductor import config as inductor_config  # noqa: E402
 from torch._inductor.codecache import compiled_fx_graph_hash  # noqa: E402
 from torch._inductor.custom_graph_pass import CustomGraphPass  # noqa: E402
 
-from fastlaunch import cache_keys, config  # noqa: E402
+from fastlaunch import config  # noqa: E402
+from fastlaunch.integrations import cache_keys  # noqa: E402
 
 _GM = torch.fx.symbolic_trace(lambda x: (x * 2).relu())
 _INPUTS = [torch.randn(4)]
@@ -125,7 +126,7 @@ def test_chaining_wrapper_where_pass_lists_are_unsupported(monkeypatch):
 def test_run_time_switch_decides_the_key_and_call_site_rewrites():
     """set_enabled(True) in a process started with fastlaunch off: graphs compiled
     after it get fastlaunch call sites, so the key must say so (and back)."""
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     cache_keys.install("cuda")
     try:

@@ -12,7 +12,8 @@ import pytest
 
 import fastlaunch
 from fastlaunch import __main__ as cli
-from fastlaunch import caches, config
+from fastlaunch import config
+from fastlaunch.tools import caches
 
 
 def run(*args, **env):
@@ -47,7 +48,7 @@ def test_demo():
     ("fp64", bytes.fromhex("000000000000f83f"), "1.5"),
 ])
 def test_demo_decodes_fields(type_name, raw, value):
-    from fastlaunch.demo import decode
+    from fastlaunch.tools.demo import decode
 
     assert decode(type_name, raw) == value
 
@@ -73,7 +74,8 @@ def test_doctor_says_what_was_parsed():
 
 
 def test_doctor_names_missing_torch_as_the_reason(monkeypatch, capsys):
-    from fastlaunch import autoload, doctor
+    from fastlaunch.integrations import autoload
+    from fastlaunch.tools import doctor
 
     monkeypatch.setitem(sys.modules, "torch", None)  # ``import torch`` raises ImportError
     monkeypatch.setattr(autoload, "_results", {})
@@ -107,8 +109,8 @@ def test_doctor_shows_installed_integrations_when_enabled():
 
 
 def test_doctor_prints_backend_report_lines(monkeypatch, capsys):
-    from fastlaunch import doctor
-    from fastlaunch.backends.npu import backend
+    from fastlaunch.runtime.npu import backend
+    from fastlaunch.tools import doctor
 
     monkeypatch.setattr(backend, "launch_family_report",
                         lambda: [("launch API", "rt family: rtKernelLaunch")])
@@ -124,15 +126,16 @@ def test_version():
 
 def test_selfcheck_is_dispatched_with_its_arguments(monkeypatch):
     seen = []
-    module = types.ModuleType("fastlaunch.selfcheck")
+    module = types.ModuleType("fastlaunch.tools.selfcheck")
     module.main = lambda argv: seen.append(argv) or 3
-    monkeypatch.setitem(sys.modules, "fastlaunch.selfcheck", module)
+    monkeypatch.setitem(sys.modules, "fastlaunch.tools.selfcheck", module)
     assert cli.main(["selfcheck", "--backend", "npu", "-v"]) == 3
     assert seen == [["--backend", "npu", "-v"]]
 
 
 def test_selfcheck_missing_is_reported_not_a_crash(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "fastlaunch.selfcheck", None)  # import raises ImportError
+    # None in sys.modules: the import raises ImportError
+    monkeypatch.setitem(sys.modules, "fastlaunch.tools.selfcheck", None)
     assert cli.main(["selfcheck"]) == 2
     assert "selfcheck is not available" in capsys.readouterr().err
 

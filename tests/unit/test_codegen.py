@@ -2,7 +2,8 @@
 """Wrapper lines for fastlaunch call sites, compiled and run on the fake runtime."""
 
 import fastlaunch
-from fastlaunch import codegen, fakes
+from fastlaunch.integrations import codegen
+from fastlaunch.testing import fakes
 
 
 class Buffer:

@@ -13,22 +13,22 @@ import hashlib
 from pathlib import Path
 
 import fastlaunch
-from fastlaunch import cache_keys
+from fastlaunch.integrations import cache_keys
 
 PACKAGE = Path(fastlaunch.__file__).parent
 # (file, top-level function, or None for the whole module): what generated code
 # depends on -- the lines written, the router's entry point, which call sites
 # are rewritten.
 CODEGEN_PARTS = (
-    ("codegen.py", None),
-    ("routing.py", "bind"),
-    ("backends/cuda/integration.py", "_call_site_eligible"),
-    ("backends/cuda/integration.py", "_wrap_call_helper"),
-    ("backends/npu/integration.py", "_eligible"),
-    ("backends/npu/integration.py", "_wrap_call"),
+    ("integrations/codegen.py", None),
+    ("engine/routing.py", "bind"),
+    ("integrations/inductor/integration.py", "_call_site_eligible"),
+    ("integrations/inductor/integration.py", "_wrap_call_helper"),
+    ("integrations/torch_npu/integration.py", "_eligible"),
+    ("integrations/torch_npu/integration.py", "_wrap_call"),
 )
 # CODEGEN_FORMAT -> digest of CODEGEN_PARTS at that format.
-PINNED = {1: "210acc3c943c27a9", 2: "31ee798bac8c4110"}
+PINNED = {1: "210acc3c943c27a9", 2: "31ee798bac8c4110", 3: "bc7ac2c0af6bcff1"}
 
 
 def _canonical(node: object) -> str:
@@ -71,28 +71,29 @@ def test_codegen_format_is_bumped_when_generated_code_changes():
     got = digest()
     assert PINNED.get(cache_keys.CODEGEN_FORMAT) == got, (
         f"what generated code depends on changed (digest {got}): bump CODEGEN_FORMAT in "
-        f"src/fastlaunch/cache_keys.py and pin {cache_keys.CODEGEN_FORMAT + 1}: {got!r} "
-        f"in PINNED here; if only formatting changed, re-pin the current number")
+        f"src/fastlaunch/integrations/cache_keys.py and pin {cache_keys.CODEGEN_FORMAT + 1}: "
+        f"{got!r} in PINNED here; if only formatting changed, re-pin the current number")
 
 
 def test_docstrings_and_comments_do_not_change_the_digest():
     def edited(path: str) -> str:
         text = (PACKAGE / path).read_text()
-        if path == "routing.py":
+        if path == "engine/routing.py":
             text = text.replace('"""The callable a generated call site uses',
                                 '"""Edited docstring. The callable a generated call site uses')
             text = text.replace("def bind(", "# a new comment\ndef bind(")
         return text
 
-    assert edited("routing.py") != (PACKAGE / "routing.py").read_text()
+    assert edited("engine/routing.py") != (PACKAGE / "engine/routing.py").read_text()
     assert digest(edited) == digest()
 
 
 def test_code_changes_change_the_digest():
     def edited(path: str) -> str:
         text = (PACKAGE / path).read_text()
-        return text.replace("_fastlaunch_call_", "_fastlaunch_slot_") if path == "codegen.py" \
-            else text
+        if path == "integrations/codegen.py":
+            return text.replace("_fastlaunch_call_", "_fastlaunch_slot_")
+        return text
 
     assert digest(edited) != digest()
 

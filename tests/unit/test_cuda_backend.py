@@ -6,8 +6,10 @@ import ctypes.util
 
 import pytest
 
-from fastlaunch import PlanUnavailable, _core, routing
-from fastlaunch.backends.cuda import CudaBackend
+from fastlaunch import PlanUnavailable
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core
+from fastlaunch.runtime.cuda import CudaBackend
 from fastlaunch.testing import pack_bytes_reference
 
 
@@ -28,14 +30,14 @@ def test_cuda_plan_packs_like_the_reference():
 
 
 def test_fixed_args_are_refused_for_cuda():
-    from fastlaunch import fakes
+    from fastlaunch.testing import fakes
 
     with pytest.raises(PlanUnavailable, match="fixed_args_unsupported"):
         CudaBackend().make_plan(fakes.spec("k", ["i32", "i32"]), input_count=1, fixed_args=(4,))
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ((None, 1, 4, 0, 0), "plan: got NoneType, expected a fastlaunch._core.Plan"),
+    ((None, 1, 4, 0, 0), "plan: got NoneType, expected a fastlaunch.runtime._core.Plan"),
     (("plan", 1, 4, 0, 0), "plan: got str"),
     ((_core.Plan("cuda", ["i32"]), None, 4, 0, 0), "function: got NoneType"),
     ((_core.Plan("cuda", ["i32"]), 2**64, 4, 0, 0), "function: got 18446744073709551616"),
@@ -57,7 +59,7 @@ def test_allocator_setter_does_what_stock_run_does(monkeypatch):
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from torch._inductor.runtime import triton_heuristics as th
 
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     installed = []
     fake_triton = types.SimpleNamespace(set_allocator=installed.append)
@@ -82,7 +84,7 @@ def test_full_entry_reasons_for_dump_tensors_and_overridden_run():
     pytest.importorskip("torch", reason="torch is not installed")
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     class Overriding(CachingAutotuner):
         def run(self, *args, stream, **kwargs):
@@ -113,7 +115,7 @@ def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
     torch = pytest.importorskip("torch", reason="torch is not installed")
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     installed = []
     monkeypatch.setitem(sys.modules, "triton", types.SimpleNamespace(
@@ -131,7 +133,7 @@ def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
 
 def test_plan_device_follows_the_load_device_when_compile_meta_has_none(monkeypatch):
     torch = pytest.importorskip("torch", reason="torch is not installed")
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 1)
     assert integration.plan_device({"device": None}) == 1

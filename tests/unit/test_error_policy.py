@@ -10,10 +10,12 @@ import threading
 import pytest
 
 import fastlaunch
-from fastlaunch import FastLaunchError, _core, backends, config, counters, fakes, routing
-from fastlaunch.backends import native
-from fastlaunch.backends.fake import FakeBackend
+from fastlaunch import FastLaunchError, config
+from fastlaunch.engine import routing
 from fastlaunch.errors import CallRefused
+from fastlaunch.runtime import _core, backends, counters, native
+from fastlaunch.runtime.fake import FakeBackend
+from fastlaunch.testing import fakes
 from helpers import fake_runtime, profiler
 from helpers.oracle import cc
 
@@ -237,7 +239,7 @@ def cann(tmp_path_factory):
 
 @pytest.fixture
 def npu(cann):
-    from fastlaunch.backends.npu import NpuBackend
+    from fastlaunch.runtime.npu import NpuBackend
 
     cann.reset()
     backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="rt")

@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastlaunch
-from fastlaunch import FastLaunchError, _core, backends, config, fakes, routing
-from fastlaunch.backends.npu import NpuBackend
-from fastlaunch.testing import pack_bytes_reference
+from fastlaunch import FastLaunchError, config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core, backends
+from fastlaunch.runtime.npu import NpuBackend
+from fastlaunch.testing import fakes, pack_bytes_reference
 from helpers import profiler
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
@@ -401,7 +403,7 @@ def test_pre_submission_errors_take_the_original_path_under_the_error_policy(env
     core's reason), a bad value or a raising resolver found by the FastSite runs
     the original launcher once, counted by reason; nothing is packed twice."""
     from fastlaunch import CallRefused
-    from fastlaunch.backends import native
+    from fastlaunch.runtime import native
 
     previous = native.translate
 

@@ -16,7 +16,7 @@ import types
 import numpy as np
 import pytest
 
-from fastlaunch import _core
+from fastlaunch.runtime import _core
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 from helpers.values import Raises, Tensor

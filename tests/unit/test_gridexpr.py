@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastlaunch import _core, gridexpr
+from fastlaunch.engine import gridexpr
+from fastlaunch.runtime import _core
 
 NAMES = ["in_ptr0", "xnumel", "ynumel", "ks0", "XBLOCK"]
 EXPRS = ["-(xnumel // -1024)", "1", "((ynumel + 31) // 32)", "max(1, xnumel // 4)",

@@ -18,11 +18,13 @@ import textwrap
 import pytest
 
 import fastlaunch
-from fastlaunch import PlanUnavailable, _core, backends, config, fakes, routing
-from fastlaunch.backends.npu import NpuBackend, family, kernel_meta
-from fastlaunch.backends.npu.backend import launch_family_report
-from fastlaunch.selfcheck.ascend_reference import capsule
-from fastlaunch.testing import pack_bytes_reference
+from fastlaunch import PlanUnavailable, config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core, backends
+from fastlaunch.runtime.npu import NpuBackend, family, kernel_meta
+from fastlaunch.runtime.npu.backend import launch_family_report
+from fastlaunch.testing import fakes, pack_bytes_reference
+from fastlaunch.tools.selfcheck.ascend_reference import capsule
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 
@@ -423,7 +425,7 @@ def test_tensor_addresses_are_checked_before_submission(cann):
     """As main's getPointer: each tensor's address (not ints, None or address 0)
     is queried; host memory and a failed query refuse the call, launching nothing."""
     from fastlaunch.errors import CallRefused
-    from fastlaunch.selfcheck.ascend_reference import FakeTensor
+    from fastlaunch.tools.selfcheck.ascend_reference import FakeTensor
 
     services = cann["services"]
     backend = backend_for(cann, "rt")
@@ -457,7 +459,7 @@ def test_tensor_addresses_are_checked_before_submission(cann):
 def test_host_tensor_takes_the_original_path_counted_by_reason(cann):
     """Through the engine: a tensor in host memory on a generator that checks
     addresses is one refused call (the original launcher runs it), never a launch."""
-    from fastlaunch.selfcheck.ascend_reference import FakeTensor
+    from fastlaunch.tools.selfcheck.ascend_reference import FakeTensor
 
     backend = backend_for(cann, "rt", family="rt")
     previous = backends.set_backend("npu", backend)
@@ -580,8 +582,8 @@ def test_runtime_registers_the_msprof_callback(libs):
     """In a fresh process: loading CANN registers for module 8, and msprof's
     start command (delivered through the registered callback) turns it on."""
     code = textwrap.dedent(f"""
-        from fastlaunch import _core
-        from fastlaunch.selfcheck.ascend_reference import Recorder
+        from fastlaunch.runtime import _core
+        from fastlaunch.tools.selfcheck.ascend_reference import Recorder
         _core.NpuRuntime([{str(libs['rt'].path)!r}, {str(libs['services'].path)!r}])
         assert _core.npu_msprof_registered()
         msprof = Recorder({str(libs['services'].path)!r})

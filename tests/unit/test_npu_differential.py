@@ -30,9 +30,9 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from fastlaunch import CallRefused  # noqa: E402
-from fastlaunch.backends.npu import family as families  # noqa: E402
-from fastlaunch.backends.npu import kernel_meta  # noqa: E402
-from fastlaunch.selfcheck import ascend_reference as ar  # noqa: E402
+from fastlaunch.runtime.npu import family as families  # noqa: E402
+from fastlaunch.runtime.npu import kernel_meta  # noqa: E402
+from fastlaunch.tools.selfcheck import ascend_reference as ar  # noqa: E402
 from helpers import wheels  # noqa: E402
 from helpers.oracle import cc  # noqa: E402
 

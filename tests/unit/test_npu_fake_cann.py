@@ -8,9 +8,11 @@ import struct
 import pytest
 
 import fastlaunch
-from fastlaunch import FastLaunchError, PlanUnavailable, backends, config, fakes, routing
-from fastlaunch.backends.npu import NpuBackend
-from fastlaunch.testing import pack_bytes_reference
+from fastlaunch import FastLaunchError, PlanUnavailable, config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import backends
+from fastlaunch.runtime.npu import NpuBackend
+from fastlaunch.testing import fakes, pack_bytes_reference
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc, oracle_bytes
 

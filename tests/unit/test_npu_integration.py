@@ -15,9 +15,13 @@ import types
 import pytest
 
 import fastlaunch
-from fastlaunch import backends, config, fakes, launchers, routing
-from fastlaunch.backends.npu import NpuBackend, family, integration, kernel_meta
-from fastlaunch.testing import pack_bytes_reference
+from fastlaunch import config
+from fastlaunch.engine import routing
+from fastlaunch.integrations import launchers
+from fastlaunch.integrations.torch_npu import integration
+from fastlaunch.runtime import backends
+from fastlaunch.runtime.npu import NpuBackend, family, kernel_meta
+from fastlaunch.testing import fakes, pack_bytes_reference
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
 
@@ -151,7 +155,7 @@ def test_triton_ascend_3_2_0_is_the_rt_family():
 
 
 def test_bind_options_probe_msprof(monkeypatch):
-    from fastlaunch import _core
+    from fastlaunch.runtime import _core
 
     npu_config = types.SimpleNamespace(dump_fx_graph=False, check_accuracy=False)
     inductor = types.ModuleType("torch_npu._inductor")
@@ -299,8 +303,8 @@ def test_profiled_run_lists_every_kernel_through_the_generated_launcher(tmp_path
     report either."""
     import dataclasses
 
-    from fastlaunch import _core
-    from fastlaunch.selfcheck import ascend_reference as ar
+    from fastlaunch.runtime import _core
+    from fastlaunch.tools.selfcheck import ascend_reference as ar
     from helpers.wheels import triton_ascend_backend
 
     try:

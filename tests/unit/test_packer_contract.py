@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastlaunch import FastLaunchError, abi
+from fastlaunch import FastLaunchError
+from fastlaunch.runtime import abi
 from fastlaunch.testing import pack_bytes, pack_bytes_reference
 from helpers.values import Raises, Tensor
 

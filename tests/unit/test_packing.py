@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fastlaunch import FastLaunchError, abi
+from fastlaunch import FastLaunchError
+from fastlaunch.runtime import abi
 from fastlaunch.testing import pack_bytes, pack_bytes_reference
 from helpers.oracle import cc, oracle_bytes
 from helpers.values import Tensor
@@ -218,7 +219,7 @@ def accessor_capsule(tmp_path_factory):
 
 @pytest.fixture
 def accessor(accessor_capsule):
-    from fastlaunch import _core
+    from fastlaunch.runtime import _core
 
     _core.set_tensor_accessor(accessor_capsule[0])
     try:

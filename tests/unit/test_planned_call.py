@@ -17,10 +17,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import fastlaunch  # noqa: E402
-from fastlaunch import _core, config  # noqa: E402
+from fastlaunch import config  # noqa: E402
 from fastlaunch.engine.planned_call import Untranslatable, planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.errors import FastLaunchError  # noqa: E402
+from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")

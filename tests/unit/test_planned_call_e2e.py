@@ -8,8 +8,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import fastlaunch  # noqa: E402
-from fastlaunch import _core, config  # noqa: E402
+from fastlaunch import config  # noqa: E402
 from fastlaunch.integrations import planned_call_hook  # noqa: E402
+from fastlaunch.runtime import _core  # noqa: E402
 from helpers.call_trace import assert_bit_equal  # noqa: E402
 
 

@@ -10,9 +10,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import fastlaunch  # noqa: E402
-from fastlaunch import _core, config  # noqa: E402
+from fastlaunch import config  # noqa: E402
 from fastlaunch.errors import FastLaunchError  # noqa: E402
 from fastlaunch.integrations import planned_call_hook  # noqa: E402
+from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 
@@ -93,7 +94,7 @@ def test_unknown_switch_value_warns_and_is_off():
 
 
 def test_selfcheck_planned_call_mode(capsys):
-    from fastlaunch import selfcheck
+    from fastlaunch.tools import selfcheck
 
     paths = [str(call_trace.WRAPPERS / "inductor" / f"{n}.py") for n in ("mlp", "views")]
     assert selfcheck.main(["--planned-call", paths[0], "--planned-call", paths[1]]) == 0
@@ -103,9 +104,9 @@ def test_selfcheck_planned_call_mode(capsys):
 
 def test_selfcheck_planned_call_names_the_first_difference(capsys, monkeypatch):
     """A program that frees an input one op late is caught, at that event."""
-    from fastlaunch import selfcheck
     from fastlaunch.engine.planned_call import program as P
     from fastlaunch.engine.planned_call import translate
+    from fastlaunch.tools import selfcheck
 
     emit = translate._Translator.emit
 

@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastlaunch
-from fastlaunch import FastLaunchError, config, counters, fakes, routing
-from fastlaunch import launchers as launchers_module
-from fastlaunch.backends.fake import FAIL_STAGES
-from fastlaunch.testing import pack_bytes_reference
+from fastlaunch import FastLaunchError, config
+from fastlaunch.engine import routing
+from fastlaunch.integrations import launchers as launchers_module
+from fastlaunch.runtime import counters
+from fastlaunch.runtime.fake import FAIL_STAGES
+from fastlaunch.testing import fakes, pack_bytes_reference
 from helpers import profiler
 
 SIG = ["*fp32", "*fp32", "i32"]
@@ -292,7 +294,7 @@ def test_describe_late_without_a_matching_compile_result_leaves_it_refused(npu_f
 
 def test_cuda_routers_describe_late_with_the_cuda_describer():
     pytest.importorskip("torch._inductor.runtime.triton_heuristics")
-    from fastlaunch.backends.cuda import integration
+    from fastlaunch.integrations.inductor import integration
 
     tuner = fakes.FakeAutotuner([fakes.FakeLauncher(None)])
     tuner.device_props = types.SimpleNamespace(type="cuda")
@@ -487,8 +489,8 @@ EVENTS = ["plain", "profiler", "hook", "big_grid", "benchmark", "swap", "stream_
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(EVENTS), min_size=1, max_size=25))
 def test_exactly_one_submission_per_call_in_any_sequence(events):
-    from fastlaunch import backends
-    from fastlaunch.backends.fake import FakeBackend
+    from fastlaunch.runtime import backends
+    from fastlaunch.runtime.fake import FakeBackend
 
     backend = FakeBackend("npu")
     previous = backends.set_backend("fake", backend)
@@ -546,7 +548,7 @@ def test_plans_are_per_device_per_call_site(cuda_fake):
 def test_fake_backend_has_the_layout_of_each_call_sites_abi():
     """FASTLAUNCH_BACKEND=fake: a CUDA call site is packed with the CUDA layout, an NPU
     one with the NPU layout (it was the NPU layout for both)."""
-    from fastlaunch import abi, backends
+    from fastlaunch.runtime import abi, backends
 
     previous = backends.set_backend("fake", None)
     try:

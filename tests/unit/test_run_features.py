@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 import fastlaunch
-from fastlaunch import fakes, routing
+from fastlaunch.engine import routing
+from fastlaunch.testing import fakes
 
 RELEASES = ("2.10", "2.11", "2.12", "2.13", "2.14", "2.15")
 

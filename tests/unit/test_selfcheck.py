@@ -24,9 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from fastlaunch import abi, config, fakes, routing, selfcheck
-from fastlaunch.backends.fake import FakeBackend
-from fastlaunch.selfcheck import compare, interpose, report, sites
+from fastlaunch import config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import abi
+from fastlaunch.runtime.fake import FakeBackend
+from fastlaunch.testing import fakes
+from fastlaunch.tools import selfcheck
+from fastlaunch.tools.selfcheck import compare, interpose, report, sites
 from helpers.oracle import cc
 
 needs_cc = pytest.mark.skipif(cc() is None, reason="no C compiler")
@@ -71,8 +75,8 @@ int cuGetProcAddress_v2(const char* name, void** fn, int version, uint64_t flags
 # kernelParams launch through cuGetProcAddress_v2, with the same values.
 CHILD = textwrap.dedent("""
     import ctypes, json
-    from fastlaunch import _core
-    from fastlaunch.selfcheck import compare, interpose
+    from fastlaunch.runtime import _core
+    from fastlaunch.tools.selfcheck import compare, interpose
 
     fake = ctypes.CDLL("libcuda.so.1")
     rec = interpose.Recorder()
@@ -124,7 +128,7 @@ CHILD = textwrap.dedent("""
 @needs_cc
 def test_layer_catches_dlsym_and_proc_address_launches(tmp_path):
     if interpose.library_path() is None:
-        pytest.fail("libfastlaunch_interpose.so is not installed beside fastlaunch.selfcheck")
+        pytest.fail("libfastlaunch_interpose.so is not installed beside fastlaunch.tools.selfcheck")
     subprocess.run([cc(), "-shared", "-fPIC", "-x", "c", "-", "-o",
                     str(tmp_path / "libcuda.so.1")], input=FAKE_LIBCUDA, text=True, check=True)
     script = tmp_path / "child.py"
@@ -300,7 +304,7 @@ def test_json_to_a_path_it_cannot_write_is_a_usage_error_before_the_check(where,
         pytest.skip("needs /sys, where nobody (root included) may create files")
     path = {"missing": tmp_path / "nope" / "r.json", "unwritable": Path("/sys/fastlaunch.json"),
             "folder": tmp_path}[where]
-    from fastlaunch.selfcheck import fake_npu
+    from fastlaunch.tools.selfcheck import fake_npu
 
     monkeypatch.setattr(fake_npu, "run", lambda *a: pytest.fail("the check ran"))
     assert selfcheck.main(["--backend", "fake-npu", "--json", str(path)]) == report.EXIT_USAGE
@@ -329,7 +333,7 @@ def _run_fake_npu(backend_dir, tmp_path, capsys):
 def test_fake_npu_suite_passes(ascend_backend, tmp_path, capsys):
     data, out = _run_fake_npu(ascend_backend, tmp_path, capsys)
     verdicts = {o["kernel"]: o["verdict"] for o in data["outcomes"]}
-    from fastlaunch.selfcheck.fake_npu import CASE_NAMES
+    from fastlaunch.tools.selfcheck.fake_npu import CASE_NAMES
 
     # 3.2.0's generator renders no i8/i16/u1/u8/u16: that case is reported, not compared
     assert verdicts == {f"{n} [rt]": "equal" for n in CASE_NAMES if n != "narrow-scalar-kinds"}
@@ -353,7 +357,7 @@ def _trees():
 def test_fake_npu_suite_passes_on_every_named_tree(ascend_backend, tmp_path, capsys):
     """selfcheck loads each branch's generator (release/3.2.x's default_cache_dir,
     main's and 3.5.x's triton.tools imports have stand-ins) and matches it."""
-    from fastlaunch.selfcheck.fake_npu import CASE_NAMES
+    from fastlaunch.tools.selfcheck.fake_npu import CASE_NAMES
 
     for label, path in _trees().items():
         data, out = _run_fake_npu(path, tmp_path, capsys)
@@ -367,7 +371,7 @@ def test_generator_loader_gives_newer_branches_their_stand_ins(tmp_path):
     """What release/3.2.x, 3.5.x and main import from a triton build (the cache's
     default_cache_dir, triton.tools, their own backend_register) loads without
     one, and sys.modules is left as it was (the real trees: the test above)."""
-    from fastlaunch.selfcheck import ascend_reference as ar
+    from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     (tmp_path / "backend_register.py").write_text("registry = {'torch_npu': 'header'}\n")
     (tmp_path / "utils.py").write_text(textwrap.dedent("""
@@ -399,7 +403,7 @@ def test_generator_loader_gives_newer_branches_their_stand_ins(tmp_path):
 
 def test_planted_packing_bug_fails_naming_kernel_field_and_offset(ascend_backend, tmp_path,
                                                                   capsys, monkeypatch):
-    from fastlaunch.backends.npu.backend import NpuBackend
+    from fastlaunch.runtime.npu.backend import NpuBackend
 
     original = NpuBackend.make_plan
 
@@ -425,7 +429,7 @@ def test_planted_packing_bug_fails_naming_kernel_field_and_offset(ascend_backend
 
 @pytest.mark.parametrize("backend", ["cuda", "npu"])
 def test_device_backend_without_device_is_unchecked(backend, monkeypatch, capsys, tmp_path):
-    from fastlaunch.selfcheck import cuda, npu
+    from fastlaunch.tools.selfcheck import cuda, npu
 
     module = cuda if backend == "cuda" else npu
     monkeypatch.setattr(module, "available", lambda: (False, "no device here"))
@@ -451,7 +455,7 @@ def test_fake_npu_rebuilds_a_corrupt_recorder_and_leaves_no_temporary_folders(
     """As a user runs it (one process per run): FASTLAUNCH_CACHE_DIR empty counts as
     unset (the cache is not the current directory); a cached recorder that does not
     load is rebuilt once; the run's temporary folders are removed."""
-    from fastlaunch.selfcheck import ascend_reference
+    from fastlaunch.tools.selfcheck import ascend_reference
 
     cwd, tmp, xdg = tmp_path / "cwd", tmp_path / "tmp", tmp_path / "xdg"
     cwd.mkdir()
@@ -481,7 +485,7 @@ def test_fake_npu_extracts_the_generator_from_a_cached_wheel_into_the_cache(tmp_
                                                                           monkeypatch):
     import zipfile
 
-    from fastlaunch.selfcheck import fake_npu
+    from fastlaunch.tools.selfcheck import fake_npu
 
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path))
     monkeypatch.setattr(fake_npu, "_installed_backend", lambda: None)

@@ -13,7 +13,10 @@ import threading
 import pytest
 
 import fastlaunch
-from fastlaunch import _core, backends, config, fakes, routing
+from fastlaunch import config
+from fastlaunch.engine import routing
+from fastlaunch.runtime import _core, backends
+from fastlaunch.testing import fakes
 from helpers import profiler
 from helpers.oracle import cc
 
@@ -105,7 +108,7 @@ def cann(tmp_path_factory):
 
 
 def test_switch_takes_fast_sites_out_of_call_slots_and_back(cann):
-    from fastlaunch.backends.npu import NpuBackend
+    from fastlaunch.runtime.npu import NpuBackend
 
     cann.reset()
     previous = backends.set_backend("npu", NpuBackend(libraries=[str(cann.path)],
@@ -146,18 +149,18 @@ def run(code, **env):
 def test_setting_the_level_alone_prints():
     code = ("import logging, fastlaunch\n"
             "logging.getLogger('fastlaunch').setLevel(logging.INFO)\n"
-            "logging.getLogger('fastlaunch.routing').info('hello from fastlaunch')\n")
+            "logging.getLogger('fastlaunch.engine.routing').info('hello from fastlaunch')\n")
     result = run(code)
     assert result.stderr.count("hello from fastlaunch") == 1, result.stderr
 
 
 def test_configured_logging_prints_once(caplog):
     caplog.set_level(logging.INFO, logger="fastlaunch")
-    logging.getLogger("fastlaunch.routing").info("seen by the application's handler")
+    logging.getLogger("fastlaunch.engine.routing").info("seen by the application's handler")
     assert [r.getMessage() for r in caplog.records] == ["seen by the application's handler"]
     code = ("import logging, fastlaunch\n"
             "logging.basicConfig(level=logging.INFO)\n"
-            "logging.getLogger('fastlaunch.routing').info('once')\n")
+            "logging.getLogger('fastlaunch.engine.routing').info('once')\n")
     assert run(code).stderr.count("once") == 1
 
 
@@ -176,7 +179,7 @@ def test_torch_logs_shows_the_enable_decision(env, said):
 def test_environment_alone_enables_a_fresh_process():
     """No config call before the first bind (no torch entry point ran): the switch is read."""
     code = ("import fastlaunch\n"
-            "from fastlaunch import fakes, routing\n"
+            "from fastlaunch.engine import routing\nfrom fastlaunch.testing import fakes\n"
             "launcher = fakes.FakeLauncher(fakes.spec('k', ['*fp32', '*fp32', 'i32'],\n"
             "                              grid=fakes.ceil_grid(2, 128)))\n"
             "bound = routing.bind({'kernel_name': 'k', 'abi': 'npu'},\n"

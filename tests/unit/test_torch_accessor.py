@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The torch shims' build helper (fastlaunch.torch_build) and the tensor
+"""The torch shims' build helper (fastlaunch.runtime.torch_build) and the tensor
 accessor built with it: the key, where a build is looked for and in which
 order, what each outcome logs, that a background build runs at idle
 priority, that concurrent builds take turns, and one real build that reads a
@@ -19,8 +19,11 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
 
-from fastlaunch import _core, torch_build  # noqa: E402
-from fastlaunch.backends import torch_accessor  # noqa: E402
+from fastlaunch.runtime import (  # noqa: E402
+    _core,
+    torch_accessor,
+    torch_build,
+)
 
 SHIM = torch_build.SHIMS["torch_accessor"]
 
@@ -134,7 +137,7 @@ def test_plan_makers_never_start_a_build(fresh, imports):
 
 
 def test_doctor_row_looks_for_a_build_but_never_starts_one(fresh, capsys):
-    from fastlaunch import doctor
+    from fastlaunch.tools import doctor
 
     assert doctor.main() == 0
     assert (f"  torch_accessor: not built for this torch (looked in "

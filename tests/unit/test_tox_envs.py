@@ -60,7 +60,7 @@ def test_envs_use_the_users_wheel_cache(env):
 
 
 def test_tests_and_selfcheck_share_one_wheel_cache(monkeypatch, tmp_path):
-    from fastlaunch.selfcheck import fake_npu
+    from fastlaunch.tools.selfcheck import fake_npu
     from helpers import wheels
 
     monkeypatch.delenv("FASTLAUNCH_WHEEL_CACHE", raising=False)

@@ -22,9 +22,9 @@ import logging
 import os
 import types
 
-from .. import counters
 from ..engine.planned_call import Untranslatable, planner, tensor_geometry
 from ..patching import PatchSet
+from ..runtime import counters
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def site_name(module: object) -> str:
 
 def plan_module(module: object) -> bool:
     """Replace ``module.call`` with its PlannedCall; True when it now has one."""
-    from .. import _core
+    from ..runtime import _core
 
     call = getattr(module, "call", None)
     if call is None:

@@ -17,7 +17,8 @@ import os
 import sys
 import types
 
-from ... import config, counters
+from ... import config
+from ...runtime import counters
 from . import translate
 from .program import Program
 
@@ -68,7 +69,7 @@ def _fallback(site: str, original: object, reason: str, *args: object, **kwargs:
 
 def plan(call: object, site: str, program: Program | None = None) -> object:
     """The PlannedCall standing in for ``call``; Untranslatable when there is none."""
-    from ... import _core
+    from ...runtime import _core
 
     func, bound_self = function_of(call)
     program = program_of(call) if program is None else program

@@ -27,7 +27,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ... import _core
+from ...runtime import _core
 
 log = logging.getLogger(__name__)
 SOURCE = Path(__file__).with_name("tensor_geometry.cpp")

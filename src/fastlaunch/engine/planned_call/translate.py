@@ -343,7 +343,7 @@ class _Translator:
         self._free_temps.append(holder)
 
     def _site(self, stmts: list[ast.stmt]) -> bool:
-        """fastlaunch's call site (``fastlaunch.codegen.emit``) as a SITE op and a CALL:
+        """fastlaunch's call site (``integrations.codegen.emit``) as a SITE op and a CALL:
         ``fn = slot[0]; if fn is None: fn = bind(meta, kernel, call_slot=slot); fn(...)``."""
         if len(stmts) != 3 or not self.sites:
             return False

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Plan and launch, per backend; knows nothing of Inductor."""

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Fake backend: packs with the reference (numpy) rules of either ABI and
+records each launch instead of submitting it. ``fail_at`` makes one stage
+fail so tests can show that a failed launch is never replayed. Like the real
+backends, every problem found before the launch (grid, args, values, device)
+is a ``CallRefused`` with its reason; nothing is recorded then."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
+from .. import abi
+from ..base import Backend, KernelSpec, LaunchRecord
+
+FAIL_STAGES = ("before_pack", "pack", "launch", "after_submit")
+FAKE_FFTS_ADDR = 0xFF75_0000
+FAKE_WORKSPACE_ADDR = 0x7000_0000
+FAKE_SYNC_LOCK_ADDR = 0x7100_0000
+
+
+class FakeLaunchFailure(RuntimeError):
+    """The failure injected at ``stage``."""
+
+    def __init__(self, stage: str) -> None:
+        super().__init__(f"injected failure at stage {stage!r}")
+        self.stage = stage
+
+
+@dataclasses.dataclass(frozen=True)
+class FakePlan:
+    spec: KernelSpec
+    layout: abi.Layout
+    input_count: int
+    fixed_args: tuple
+    runtime_positions: tuple[int, ...]
+
+
+class FakeBackend(Backend):
+    name = "fake"
+
+    def __init__(self, abi_name: str = "npu") -> None:
+        if abi_name not in abi.ABIS:
+            msg = f"abi: got {abi_name!r}, expected one of {abi.ABIS}"
+            raise ValueError(msg)
+        self.abi = abi_name
+        self.launches: list[LaunchRecord] = []
+        self.fail_at: str | None = None
+        self.current_device = 0  # what the device runtime would report as current
+
+    def available(self) -> tuple[bool, str]:
+        return True, ""
+
+    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple) -> FakePlan:
+        runtime = tuple(p for p in spec.positions if p < input_count)
+        n_fixed = len(spec.positions) - len(runtime)
+        if spec.positions[len(runtime):] != tuple(range(input_count, input_count + n_fixed)):
+            raise PlanUnavailable("fixed_args_not_trailing", detail=str(spec.positions))
+        if n_fixed != len(fixed_args):
+            raise PlanUnavailable("fixed_args_mismatch",
+                                  detail=f"got {len(fixed_args)}, expected {n_fixed}")
+        try:
+            lay = abi.layout(self.abi, spec.signature, names=spec.names,
+                             **self._layout_flags(spec))
+        except FastLaunchError as err:
+            raise PlanUnavailable(err.reason, err.detail) from None
+        if spec.grid is None and spec.static_grid is None:
+            raise PlanUnavailable("grid_resolver_missing")
+        return FakePlan(spec, lay, input_count, tuple(fixed_args), runtime)
+
+    def _layout_flags(self, spec: KernelSpec) -> dict:
+        opts = spec.options
+        if self.abi == "npu":
+            return {"ffts": bool(opts.get("ffts")), "pure_simt": bool(opts.get("pure_simt"))}
+        return {"n_scratch": int(opts.get("n_scratch", 2))}
+
+    def _fail(self, stage: str) -> None:
+        if self.fail_at == stage:
+            raise FakeLaunchFailure(stage)
+
+    def describe(self, plan: FakePlan, stream: int, grid: Sequence[int],
+                 args: tuple) -> LaunchRecord:
+        size = abi.check_grid(self.abi, grid)
+        grid = abi.read_grid(grid)
+        if len(args) != plan.input_count:
+            raise CallRefused("arg_count_mismatch",
+                              detail=f"args: got {len(args)}, expected {plan.input_count}")
+        opts = plan.spec.options
+        values = [args[p] for p in plan.runtime_positions] + list(plan.fixed_args)
+        extra: dict = {}
+        if self.abi == "npu":
+            extra = self._layout_flags(plan.spec)
+            if extra["ffts"]:
+                extra["ffts_addr"] = FAKE_FFTS_ADDR
+            if opts.get("workspace_size", 0) > 0:
+                extra["workspace"] = FAKE_WORKSPACE_ADDR
+            if opts.get("lock_num", 0) > 0:
+                extra["sync_lock"] = FAKE_SYNC_LOCK_ADDR
+        else:
+            extra = self._layout_flags(plan.spec)
+        self._fail("pack")
+        data = abi.pack(self.abi, plan.spec.signature, values, grid, names=plan.spec.names,
+                        **extra)
+        block_dim = size if self.abi == "npu" else 32 * int(opts.get("num_warps", 4))
+        config = {k: opts[k] for k in sorted(opts)}
+        return LaunchRecord(plan.spec.name, data, grid, block_dim, stream, config)
+
+    def launch(self, plan: FakePlan, stream: int, grid: Sequence[int], args: tuple) -> None:
+        if abi.check_grid(self.abi, grid) == 0:  # CallRefused before anything else
+            return  # cuda: an empty grid launches nothing
+        if plan.spec.device != self.current_device:
+            raise CallRefused("device_mismatch",
+                              detail=f"device: current device is {self.current_device}, "
+                                     f"this plan was made for device {plan.spec.device}")
+        self._fail("before_pack")
+        record = self.describe(plan, stream, grid, args)
+        self._fail("launch")
+        self.launches.append(record)
+        self._fail("after_submit")
+
+    def plan_summary(self, plan: FakePlan) -> str:
+        return f"fake[{self.abi}] {plan.spec.name}: {plan.layout.size} bytes"

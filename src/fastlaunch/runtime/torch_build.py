@@ -1,0 +1,383 @@
+# SPDX-License-Identifier: Apache-2.0
+"""C++ shims compiled against the installed torch: one helper for every such build.
+
+A shim includes torch's headers, so it cannot be compiled with fastlaunch's
+own extension (that build does not need torch). It is compiled by torch's
+extension builder in a child process and kept where it costs the user
+nothing:
+
+1. **at install** (``pip install --no-build-isolation .`` with torch importable
+   in the build's Python): CMake runs this file as a script
+   (``torch_build.py install-into DIR``) and the wheel carries the library
+   under ``fastlaunch/torch_shims``; without torch there (pip's default build
+   isolation) or without a compiler the step says why and is skipped;
+2. ``python -m fastlaunch build``: in the foreground with progress lines, into
+   ``$FASTLAUNCH_CACHE_DIR`` (default ``~/.cache/fastlaunch``), for images and
+   CI jobs built before their first run;
+3. otherwise, when an integration installs, a background child at idle
+   priority (``SCHED_IDLE``, nice 19, one job): it only takes CPU time that
+   nobody else wants, so the first process is never slower than off while it
+   builds; the library is loaded when it is ready.
+
+One key for every place: torch version, torch git version, Python version,
+source and flags; the compiler is not part of it (it does not change what the
+library links against, and a runtime image without one can load a build made
+at install). Every decision is one INFO log line; ``status()`` is the doctor
+row. The top of this file imports only the standard library: CMake runs it
+before fastlaunch is importable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import hashlib
+import importlib.util
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+log = logging.getLogger("fastlaunch.runtime.torch_build")
+PACKAGE = Path(__file__).resolve().parent
+BUILD_TIMEOUT_S = 900
+PROGRESS_S = 10.0  # a progress line this often while a build runs
+
+
+@dataclasses.dataclass(frozen=True)
+class Shim:
+    """One C++ source built against torch; ``switch`` turns it off with ``0``;
+    ``owner`` is the module whose ``ensure()`` and ``status()`` serve it."""
+
+    name: str
+    source: str  # relative to the fastlaunch package
+    switch: str
+    owner: str
+    cflags: tuple[str, ...] = ("-O2",)
+
+    @property
+    def path(self) -> Path:
+        return PACKAGE / self.source
+
+
+SHIMS = {shim.name: shim for shim in (
+    Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR",
+         "fastlaunch.runtime.torch_accessor"),
+)}
+
+
+def compiler() -> str:
+    """Path and first ``--version`` line of the C++ compiler, or "" when there is none."""
+    path = shutil.which(os.environ.get("CXX", "c++"))
+    if path is None:
+        return ""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    first = out.splitlines()[0] if out else ""
+    return f"{os.path.realpath(path)} {first}"
+
+
+def key(shim: Shim) -> str:
+    """What the library depends on: the torch it links against, Python, source, flags."""
+    import torch
+
+    parts = (torch.__version__, str(getattr(torch.version, "git_version", "")), sys.version,
+             hashlib.sha256(shim.path.read_bytes()).hexdigest(), " ".join(shim.cflags))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def module_name(shim: Shim, shim_key: str) -> str:
+    return f"fastlaunch_{shim.name}_{shim_key}"
+
+
+def relative_path(shim: Shim, shim_key: str) -> Path:
+    """``<name>/<key>/<module>.so``, under the installed folder or the cache folder."""
+    return Path(shim.name) / shim_key / f"{module_name(shim, shim_key)}.so"
+
+
+def cache_root() -> Path:
+    """fastlaunch's one cache folder rule (``config.cache_dir``); run time only,
+    never in the CMake step, which runs this file as a script."""
+    from .. import config
+
+    return config.cache_dir()
+
+
+def installed_root() -> Path:
+    """Where an install-time build lies: next to the extension (in an editable
+    install that is site-packages, not the source tree)."""
+    from . import _core
+
+    return Path(_core.__file__).resolve().parent / "torch_shims"
+
+
+def lower_priority() -> None:
+    """Make this process (and what it starts) take only CPU time nobody else wants."""
+    os.environ["MAX_JOBS"] = "1"  # torch's extension builder: one compiler job
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
+    if hasattr(os, "nice"):
+        os.nice(19 - os.nice(0))
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # where not permitted, nice 19 still yields to everyone else
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path) -> None:
+    """The child's work: compile in a private folder, then move the library into
+    place atomically, so a killed build never leaves half a library. Processes
+    that start the same build take turns (a lock file); a later one finds it done."""
+    import fcntl
+
+    from torch.utils import cpp_extension
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            return
+        with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+            cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
+                               build_directory=tmp,
+                               verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1")
+            staged = path.with_suffix(f".{os.getpid()}.tmp")
+            shutil.copyfile(Path(tmp) / f"{name}.so", staged)
+            os.replace(staged, path)
+
+
+def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], None]) -> str:
+    """Compile ``shim`` into ``path`` in a child process; "" on success, else why not.
+    ``progress`` gets a line every PROGRESS_S seconds."""
+    env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0")
+    command = [sys.executable, str(Path(__file__).resolve()), "compile", str(shim.path),
+               module_name(shim, path.parent.name), str(path), "--", *shim.cflags]
+    if idle:
+        command.insert(3, "--idle")
+    start = time.monotonic()
+    try:
+        with tempfile.TemporaryFile("w+") as output:
+            child = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT,
+                                     text=True)
+            _children[shim.name] = child
+            try:
+                while True:
+                    try:
+                        rc = child.wait(timeout=PROGRESS_S)
+                        break
+                    except subprocess.TimeoutExpired:
+                        waited = time.monotonic() - start
+                        if waited > BUILD_TIMEOUT_S:
+                            child.kill()
+                            child.wait()
+                            return f"build did not finish in {BUILD_TIMEOUT_S} s"
+                        progress(f"fastlaunch: still building {shim.name} ({waited:.0f} s)")
+            finally:
+                _children.pop(shim.name, None)
+            output.seek(0)
+            tail = output.read().strip().splitlines()[-3:]
+    except OSError as err:
+        return f"build did not run: {type(err).__name__}: {err}"
+    if rc != 0 or not path.exists():
+        return f"build failed (exit {rc}): {' | '.join(tail)}"
+    return ""
+
+
+class _State:
+    """One shim's state in this process."""
+
+    def __init__(self) -> None:
+        self.status = "not looked for yet"
+        self.decided = False
+        self.builder: threading.Thread | None = None
+        self.target: Path | None = None
+        self.key = ""
+
+
+_lock = threading.Lock()
+_states: dict[str, _State] = {}
+_children: dict[str, subprocess.Popen] = {}  # the running build of each shim
+
+
+def _state(name: str) -> _State:
+    return _states.setdefault(name, _State())
+
+
+def status(name: str) -> str:
+    """One line for doctor: active (and from where), building, off, or why unavailable."""
+    state = _state(name)
+    child = _children.get(name)
+    if child is not None:
+        return f"{state.status} (child pid {child.pid})"
+    return state.status
+
+
+def _import(shim: Shim, path: Path, shim_key: str) -> object:
+    spec = importlib.util.spec_from_file_location(module_name(shim, shim_key), path)
+    if spec is None or spec.loader is None:
+        msg = f"cannot import {path}"
+        raise ImportError(msg)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _activate(shim: Shim, state: _State, path: Path, where: str,
+              activate: Callable[[object], None], how: str = "") -> bool:
+    """Import and hand over the library; the one INFO (or WARNING) line of this outcome."""
+    try:
+        activate(_import(shim, path, state.key))
+    except Exception as err:  # the caller's fallback path stays correct
+        state.status = f"unavailable ({where} {path} does not load: {type(err).__name__}: {err})"
+        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        return False
+    state.status = f"active ({where}: {path})"
+    log.info("fastlaunch: %s %sloaded (%s: %s)", shim.name, how, where, path)
+    return True
+
+
+def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> None:
+    """The first look (once per process): off, an installed build, a cached build, or none."""
+    from .. import config
+
+    state.decided = True
+    if not config.parse_bool(shim.switch, os.environ.get(shim.switch, "1")):
+        state.status = f"off ({shim.switch}=0)"
+        log.info("fastlaunch: %s skipped: %s=0", shim.name, shim.switch)
+        return
+    if importlib.util.find_spec("torch") is None:
+        state.status = "unavailable (torch is not installed)"
+        log.info("fastlaunch: %s skipped: torch is not installed", shim.name)
+        return
+    state.key = key(shim)
+    relative = relative_path(shim, state.key)
+    for where, root in (("installed with fastlaunch", installed_root()),
+                        ("cached build", cache_root())):
+        if (root / relative).exists():
+            _activate(shim, state, root / relative, where, activate)
+            return
+    state.target = cache_root() / relative
+    state.status = (f"not built for this torch (looked in {installed_root() / shim.name} "
+                    f"and {cache_root() / shim.name})")
+
+
+def _build(shim: Shim, state: _State, activate: Callable[[object], None], *, idle: bool,
+           progress: Callable[[str], None]) -> None:
+    """Build into the cache, then load it."""
+    assert state.target is not None
+    start = time.monotonic()
+    why = run_build(shim, state.target, idle=idle, progress=progress)
+    if why:
+        state.status = f"unavailable ({why})"
+        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        return
+    _activate(shim, state, state.target, "built here", activate,
+              how=f"built in {time.monotonic() - start:.1f} s and ")
+
+
+def ensure(name: str, activate: Callable[[object], None], *, build: bool = False,
+           wait: bool = False, progress: Callable[[str], None] | None = None) -> bool:
+    """True when the shim is active. The first call loads an installed or cached
+    build, if there is one. With ``build`` and none, a child builds it into the
+    cache: with ``wait`` at normal priority while this waits, otherwise at idle
+    priority while this returns at once. ``activate`` receives the imported module."""
+    shim = SHIMS[name]
+    state = _state(name)
+    with _lock:
+        if not state.decided:
+            _decide(shim, state, activate)
+        start = (build and state.builder is None and state.target is not None
+                 and state.status.startswith("not built"))
+        if start and not compiler():
+            state.status = (f"unavailable (no C++ compiler: {os.environ.get('CXX', 'c++')} "
+                            f"not found; {state.status})")
+            log.warning("fastlaunch: %s %s; `python -m fastlaunch build` where there is one",
+                        shim.name, state.status)
+            start = False
+        if start:
+            assert state.target is not None
+            if wait:
+                state.status = f"building into {state.target.parent}"
+                log.info("fastlaunch: %s not built for this torch: %s", shim.name, state.status)
+            else:
+                state.status = (f"building in the background at idle priority into "
+                                f"{state.target.parent}")
+                log.info("fastlaunch: %s not built for this torch: %s; the slower path until "
+                         "it is ready (`python -m fastlaunch build` builds ahead)", shim.name,
+                         state.status)
+            state.builder = threading.Thread(
+                target=_build, args=(shim, state, activate),
+                kwargs={"idle": not wait, "progress": progress or log.info},
+                name=f"fastlaunch-{shim.name}-build", daemon=True)
+            state.builder.start()
+        builder = state.builder
+    if wait and builder is not None:
+        builder.join()
+    return state.status.startswith("active")
+
+
+def install_into(root: Path) -> int:
+    """CMake's step (``--no-build-isolation`` installs): build every shim into
+    ``root`` for the torch of this Python, or say why not. Never fails the install."""
+    def say(line: str) -> None:
+        print(line, flush=True)  # noqa: T201 (CMake shows the build's output)
+
+    root.mkdir(parents=True, exist_ok=True)
+    if importlib.util.find_spec("torch") is None:
+        say("fastlaunch: torch shims skipped: torch is not importable in the build's Python "
+            "(pip's build isolation, or no torch); they are built on first use at idle "
+            "priority, or ahead with `python -m fastlaunch build`")
+        return 0
+    if not compiler():
+        say("fastlaunch: torch shims skipped: no C++ compiler")
+        return 0
+    try:
+        keys = {name: key(shim) for name, shim in SHIMS.items()}
+    except Exception as err:  # e.g. a torch that does not import here
+        say(f"fastlaunch: torch shims skipped: torch does not import: {type(err).__name__}: "
+            f"{err}")
+        return 0
+    for shim in SHIMS.values():
+        path = root / relative_path(shim, keys[shim.name])
+        if path.exists():
+            continue
+        say(f"fastlaunch: building {shim.name} against the installed torch (about 30 s)")
+        start = time.monotonic()
+        why = run_build(shim, path, idle=False, progress=say)
+        say(f"fastlaunch: {shim.name} " + (f"skipped: {why}" if why else
+                                           f"built in {time.monotonic() - start:.0f} s"))
+    return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="torch_build.py")
+    sub = parser.add_subparsers(dest="command", required=True)
+    compile_cmd = sub.add_parser("compile", help="(child) compile one shim into a path")
+    compile_cmd.add_argument("--idle", action="store_true", help="at idle priority")
+    compile_cmd.add_argument("source", type=Path)
+    compile_cmd.add_argument("name")
+    compile_cmd.add_argument("path", type=Path)
+    compile_cmd.add_argument("cflags", nargs="*")
+    install_cmd = sub.add_parser("install-into", help="(CMake) build every shim into a folder")
+    install_cmd.add_argument("root", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "install-into":
+        return install_into(args.root)
+    if args.idle:
+        lower_priority()
+    compile_into(args.source, args.name, args.cflags, args.path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

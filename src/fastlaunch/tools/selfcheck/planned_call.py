@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: Apache-2.0
+"""``selfcheck --planned-call WRAPPER.py``: a wrapper module's Python ``call()``
+and its planned call, run on the same inputs, must do the same.
+
+Each run loads the module fresh and replaces its callables (every global the
+``call`` body names that is a function or a kernel object, and the kernels of
+``extern_kernels``) with recorders, so the trace holds every op with its
+argument provenance and sizes. Tensors are labelled in the order they are
+first seen (inputs ``in<i>``, then ``t<n>``); a ``weakref.finalize`` on each
+records its end, so the traces are equal only if both runs dropped every
+tensor at the same point between the same ops (what the caching allocator
+sees). Outputs must be bit-equal. The first difference is named.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import itertools
+import pathlib
+import types
+import weakref
+
+from .report import EXIT_MISMATCH, EXIT_OK
+
+EXTERN = ("mm", "addmm", "bmm", "baddbmm", "convolution")
+_count = itertools.count()
+
+
+def load(path: pathlib.Path, inject: dict | None = None) -> types.ModuleType:
+    """A fresh module of ``path`` (its own globals and call slots); ``inject`` goes in first."""
+    spec = importlib.util.spec_from_file_location(f"_fastlaunch_wrapper_{next(_count)}", path)
+    module = importlib.util.module_from_spec(spec)
+    vars(module).update(inject or {})
+    spec.loader.exec_module(module)
+    return module
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+        self._labels: dict[int, str] = {}
+        self._next = 0
+
+    def label(self, tensor: object, name: str | None = None) -> str:
+        key = id(tensor)
+        if key not in self._labels:
+            if name is None:
+                name = f"t{self._next}"
+                self._next += 1
+            self._labels[key] = name
+            weakref.finalize(tensor, self._dead, key, name)
+        return self._labels[key]
+
+    def _dead(self, key: int, name: str) -> None:
+        self._labels.pop(key, None)
+        self.events.append(("dead", name))
+
+    def describe(self, value: object) -> object:
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            return (self.label(value), tuple(value.shape), tuple(value.stride()))
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.describe(v) for v in value)
+        if isinstance(value, (int, float, str, bool, type(None))):
+            return value
+        return f"<{type(value).__name__}>" if callable(value) else repr(value)
+
+    def wrap(self, name: str, fn) -> _Recorded:
+        return _Recorded(self, name, fn)
+
+
+class _Recorded:
+    """Records each call of ``fn``. An object with ``__call__``, not a function:
+    CPython 3.11 runs a Python function's call inside the caller's eval loop
+    and moves the arguments into its frame, which frees them when it returns
+    (last positional first); a call through ``__call__`` leaves them to the
+    caller, as a call of a C function (torch's allocation, view, extern kernel
+    and ATen entry points) does, so the recorded frees keep the order the
+    unrecorded wrapper has."""
+
+    __slots__ = ("fn", "name", "recorder")
+
+    def __init__(self, recorder: Recorder, name: str, fn) -> None:
+        self.recorder, self.name, self.fn = recorder, name, fn
+
+    def __call__(self, *args, **kwargs):
+        recorder = self.recorder
+        recorder.events.append(("call", self.name, recorder.describe(args),
+                                tuple(sorted((k, recorder.describe(v))
+                                             for k, v in kwargs.items()))))
+        result = self.fn(*args, **kwargs)
+        recorder.events.append(("result", self.name, recorder.describe(result)))
+        return result
+
+
+class RecordedKernel:
+    """A kernel object whose ``run`` is recorded; other attributes are the kernel's."""
+
+    def __init__(self, recorder: Recorder, name: str, body, kernel: object = None) -> None:
+        self.run = recorder.wrap(name + ".run", body)
+        self._kernel = kernel
+
+    def __getattr__(self, attr: str):
+        return getattr(self._kernel, attr)
+
+
+def callees(module: types.ModuleType) -> tuple[str, ...]:
+    """The module globals ``call``'s body names that are functions or kernel objects."""
+    from ...engine.planned_call import planner
+    from ...engine.planned_call.translate import find_function
+
+    func, _ = planner.function_of(module.call)
+    tree = ast.parse(pathlib.Path(func.__code__.co_filename).read_text())
+    node = find_function(tree, func)
+    scope = vars(module)
+    names = []
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Name) or n.id in func.__code__.co_varnames or n.id in names:
+            continue
+        value = scope.get(n.id)
+        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) or hasattr(
+                type(value), "run"):
+            names.append(n.id)
+    return tuple(names)
+
+
+def instrument(module: types.ModuleType, recorder: Recorder, names: tuple[str, ...]) -> None:
+    """Replace the globals ``names`` (and ``extern_kernels``'s kernels) with recorders."""
+    from torch._inductor.select_algorithm import KernelNamespace, extern_kernels
+
+    scope = vars(module)
+    for name in names:
+        value = scope[name]
+        if hasattr(type(value), "run"):
+            scope[name] = RecordedKernel(recorder, name, value.run, value)
+        else:
+            scope[name] = recorder.wrap(name, value)
+    if "extern_kernels" in scope:
+        recorded = KernelNamespace()  # the namespace type: the program resolves it once
+        for name in EXTERN:
+            setattr(recorded, name, recorder.wrap(f"extern_kernels.{name}",
+                                                  getattr(extern_kernels, name)))
+        scope["extern_kernels"] = recorded
+
+
+def run(call, recorder: Recorder, inputs: list) -> object:
+    """``call`` on fresh clones of ``inputs`` (the list holds their only references)."""
+    import torch
+
+    args = [t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]
+    for i, t in enumerate(args):
+        if isinstance(t, torch.Tensor):
+            recorder.label(t, f"in{i}")
+    result = call(args)
+    recorder.events.append(("returned",))
+    return result
+
+
+def output_difference(expected: object, actual: object, where: str = "output") -> str:
+    """"" when bit-equal, else what differs first."""
+    import torch
+
+    if type(expected) is not type(actual):
+        return f"{where}: {type(expected).__name__} / {type(actual).__name__}"
+    if isinstance(expected, torch.Tensor):
+        for attr in ("dtype", "shape"):
+            if getattr(expected, attr) != getattr(actual, attr):
+                return f"{where}.{attr}: {getattr(expected, attr)} / {getattr(actual, attr)}"
+        if expected.stride() != actual.stride():
+            return f"{where}.stride: {expected.stride()} / {actual.stride()}"
+        return "" if torch.equal(expected, actual) else f"{where}: values differ"
+    if isinstance(expected, (list, tuple)):
+        if len(expected) != len(actual):
+            return f"{where}: {len(expected)} items / {len(actual)}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            why = output_difference(e, a, f"{where}[{i}]")
+            if why:
+                return why
+        return ""
+    return "" if expected == actual else f"{where}: {expected!r} / {actual!r}"
+
+
+def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
+    """Compare the Python call() and the planned call of the wrapper at ``path``."""
+    from ... import config
+    from ...engine.planned_call import planner
+
+    runs = []
+    with config.override(enabled=True):
+        for planned in (False, True):
+            recorder = Recorder()
+            module = load(path)
+            if inputs is None:
+                inputs = module.get_args()
+            instrument(module, recorder, callees(module))
+            call = module.call
+            if planned:
+                program = planner.program_of(call)
+                call = planner.plan(call, path.name, program)
+            out = run(call, recorder, inputs)
+            del module, call
+            runs.append((out, recorder.events))
+    (expected, python), (actual, planned_trace) = runs
+    for i, (a, b) in enumerate(itertools.zip_longest(python, planned_trace)):
+        if a != b:
+            return False, f"event {i}: Python {a} / planned {b}"
+    why = output_difference(expected, actual)
+    if why:
+        return False, why
+    summary = program.summary()
+    return True, (f"equal: {sum(summary.values())} ops ({len(program.islands)} islands), "
+                  f"{sum(1 for e in python if e[0] == 'call')} calls, "
+                  f"{sum(1 for e in python if e[0] == 'dead')} tensor ends")
+
+
+def main(paths: list[str]) -> int:
+    code = EXIT_OK
+    for name in paths:
+        try:
+            ok, line = check(pathlib.Path(name))
+        except Exception as err:  # a path raised: reported, the next wrapper still runs
+            ok, line = False, f"ERROR {type(err).__name__}: {err}"
+        print(f"planned call {name}: {line}")
+        if not ok:
+            code = EXIT_MISMATCH
+    return code
