@@ -8,19 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "errors.h"
 #include "plan.h"
 
 namespace fastlaunch {
 
-// The device's current context is not the plan's device; nothing launched.
-struct DeviceMismatch : InputError {
-  using InputError::InputError;
-};
-
-// The driver call itself failed; the kernel may or may not have been queued.
-struct LaunchError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Returns "" when libcuda and every needed symbol resolved, else the reason.
 std::string CudaDriverStatus();

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda_launch.h"  // LaunchError
+#include "errors.h"
 #include "npu_abi.h"
 #include "plan.h"
 

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <limits>
 
-#include "cuda_launch.h"  // DeviceMismatch, declared with the launcher errors
 
 namespace fastlaunch {
 namespace {
