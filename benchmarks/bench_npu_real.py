@@ -48,7 +48,7 @@ def child(version: str) -> dict:
     from fastlaunch.runtime.npu import NpuBackend
     from fastlaunch.tools.selfcheck import ascend_reference as ar
 
-    recorder = ar.Recorder(ar.build_recorder())
+    recorder = ar.CannRecorder(ar.build_recorder())
     kernel = drv.Kernel(npu_release.RELEASES[version])
     gen, case, launcher = drv._reference_launch(ar, recorder, kernel)
     with ar.environment(case.env()), config.override(enabled=True, backend="npu"):

@@ -129,6 +129,12 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
 
 
+def verbose_build() -> bool:
+    """``FASTLAUNCH_VERBOSE_BUILD``: show the compiler output of run-time builds
+    (read when a build starts, so a deployment step can turn it on alone)."""
+    return parse_bool("FASTLAUNCH_VERBOSE_BUILD", os.environ.get("FASTLAUNCH_VERBOSE_BUILD"))
+
+
 def wheel_cache() -> Path:
     """Where downloaded torch-npu / triton-ascend wheels are kept, for the tests and
     selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``."""

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pathlib
 
 from fastlaunch.tools.selfcheck import planned_call as _selfcheck
-from fastlaunch.tools.selfcheck.planned_call import RecordedKernel, Recorder, instrument, run
+from fastlaunch.tools.selfcheck.planned_call import RecordedKernel, TraceRecorder, instrument, run
 
 WRAPPERS = pathlib.Path(__file__).resolve().parent.parent / "data" / "wrappers"
 
-__all__ = ["WRAPPERS", "RecordedKernel", "Recorder", "assert_bit_equal", "instrument", "load",
+__all__ = ["WRAPPERS", "RecordedKernel", "TraceRecorder", "assert_bit_equal", "instrument", "load",
            "run"]
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from fastlaunch.tools.selfcheck.ascend_reference import (
     FFTS_APIS,
     RECORDER_PARTS,
+    CannRecorder,
     Event,
-    Recorder,
     build_recorder,
 )
 
@@ -27,7 +27,7 @@ SYNC_APIS = ("rtStreamSynchronize",)
 
 
 @dataclasses.dataclass(frozen=True)
-class Call:
+class RecordedLaunch:
     """One launch call as the runtime saw it; ``rc`` is what it returned."""
 
     api: str
@@ -55,12 +55,12 @@ def _unexpected(event: Event) -> bool:
     return bool(event.value2) or (event.api == "rtKernelLaunchWithFlagV2" and event.flags != 0)
 
 
-class FakeCann(Recorder):
+class FakeCann(CannRecorder):
     def reset(self) -> None:
         super().reset()
         self.lib.rec_set_deferred(1)
 
-    def calls(self) -> list[Call]:
+    def calls(self) -> list[RecordedLaunch]:
         """Every launch call since the last reset, failed ones included."""
         out = []
         for e in self.events():
@@ -69,8 +69,8 @@ class FakeCann(Recorder):
             if _unexpected(e):
                 msg = f"launched with inputs fastlaunch never sets: {e}"
                 raise AssertionError(msg)
-            out.append(Call(LAUNCH_APIS[e.api], e.handle, e.block_dim, e.stream, e.attr_id,
-                            e.attr_value, e.data, _signed(e.value)))
+            out.append(RecordedLaunch(LAUNCH_APIS[e.api], e.handle, e.block_dim, e.stream,
+                                      e.attr_id, e.attr_value, e.data, _signed(e.value)))
         return out
 
     def events_of(self, apis: tuple[str, ...]) -> list[Event]:

@@ -284,7 +284,7 @@ def main(version: str, out: str) -> int:
     from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     report: dict = {"version": version, "codegen": _wrapper_codegen()}
-    recorder = ar.Recorder(ar.build_recorder())
+    recorder = ar.CannRecorder(ar.build_recorder())
     kernel = Kernel(npu_release.RELEASES[version])
     gen, case, launcher = _reference_launch(ar, recorder, kernel)
     with ar.environment(case.env()), config.override(enabled=True, backend="npu"):

@@ -256,7 +256,7 @@ def test_compiled_grid_program_is_evaluated_without_python(env, cann):
     assert len(calls) > before and site.tuner.full_entries == 2
 
 
-class Recorder:
+class CallRecorder:
     """A FastSite's fallback and on_error, recording what they were given."""
 
     def __init__(self):
@@ -310,7 +310,7 @@ def test_keyboard_interrupt_propagates_with_nothing_launched(env, cann, where):
         return (1, 1, 1)
 
     site = Site(cann, signature=(*SIG, "fp32"), args=(*ARGS, 1.0), grid=grid)
-    recorder = Recorder()
+    recorder = CallRecorder()
     fast = direct_site(site, recorder, grid, signature_len=4)
     if where == "grid":
         interrupt.append(True)
@@ -329,7 +329,7 @@ def test_keyboard_interrupt_propagates_with_nothing_launched(env, cann, where):
 
 def test_input_errors_go_to_on_error_once_with_their_reason(env, cann):
     site = Site(cann)
-    recorder = Recorder()
+    recorder = CallRecorder()
     fast = direct_site(site, recorder, fakes.ceil_grid(2, 100))
     before = site.submissions()
     assert fast(0x1000, "é" * 80, 1000, stream=0x33) == "error"
@@ -349,7 +349,7 @@ def test_raising_grid_resolver_is_called_once_per_call(env, cann):
         raise ValueError("no grid")
 
     site = Site(cann)
-    recorder = Recorder()
+    recorder = CallRecorder()
     fast = direct_site(site, recorder, resolver)
     before = site.submissions()
     assert fast(*ARGS, stream=0x33) == "error"
@@ -387,7 +387,7 @@ def test_numpy_int_grid_is_launched(env, cann):
     import numpy as np
 
     site = Site(cann)
-    recorder = Recorder()
+    recorder = CallRecorder()
     fast = direct_site(site, recorder, lambda *a: (np.int64(7), np.int32(1), 1))
     before = len(cann.calls())
     assert fast(*ARGS, stream=0x33) is None

@@ -583,10 +583,10 @@ def test_runtime_registers_the_msprof_callback(libs):
     start command (delivered through the registered callback) turns it on."""
     code = textwrap.dedent(f"""
         from fastlaunch.runtime import _core
-        from fastlaunch.tools.selfcheck.ascend_reference import Recorder
+        from fastlaunch.tools.selfcheck.ascend_reference import CannRecorder
         _core.NpuRuntime([{str(libs['rt'].path)!r}, {str(libs['services'].path)!r}])
         assert _core.npu_msprof_registered()
-        msprof = Recorder({str(libs['services'].path)!r})
+        msprof = CannRecorder({str(libs['services'].path)!r})
         assert [e.value for e in msprof.events()] == [8]  # MsprofRegisterCallback(8, ...)
         assert msprof.lib.rec_prof_command(1, 0x800) == 0 and _core.npu_msprof_collecting()
         assert msprof.lib.rec_prof_command(2, 0) == 0 and not _core.npu_msprof_collecting()

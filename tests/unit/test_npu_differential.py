@@ -51,7 +51,7 @@ TREES = ("3.2.0", *EXTRA_TREES)
 def diff():
     try:
         generators = {"3.2.0": ar.Generator(wheels.triton_ascend_backend())}
-        recorder = ar.Recorder(ar.build_recorder())
+        recorder = ar.CannRecorder(ar.build_recorder())
     except ar.Unavailable as err:
         pytest.skip(str(err))
     # A named tree that does not load is a failure, not a skip: selfcheck must load it.
@@ -85,9 +85,9 @@ def call(signature, args=None, grid=(2, 3, 1), **case):
         args = tuple(value_for(t, i) for i, t in enumerate(signature))
     keys = ("stream", "handle", "profiling", "host_below")
     for key in keys:
-        case.setdefault(key, ar.Call.__dataclass_fields__[key].default)
+        case.setdefault(key, ar.LauncherCall.__dataclass_fields__[key].default)
     extra = {k: case.pop(k) for k in keys}
-    return ar.Call(ar.Case(signature, **case), tuple(args), grid, **extra)
+    return ar.LauncherCall(ar.Case(signature, **case), tuple(args), grid, **extra)
 
 
 ALL_KINDS = ("*fp32", *RENDERED, "*i8", *RENDERED[::-1])
@@ -167,7 +167,7 @@ EDGES = {
 }
 
 
-def renders(diff, which, c: ar.Call) -> bool:
+def renders(diff, which, c: ar.LauncherCall) -> bool:
     """Whether the tree's generator renders the case (it raises KeyError on a
     type it has no C type or parse format for: no such launcher exists)."""
     try:
@@ -197,7 +197,7 @@ def launcher_for(diff, launchers, which, key):
     return launchers[which, key]
 
 
-def compare(diff, launch, which: str, c: ar.Call):
+def compare(diff, launch, which: str, c: ar.LauncherCall):
     ref = diff.reference(which, launch, c)
     got = diff.fastlaunch(which, c)
     return ref, got
@@ -346,7 +346,7 @@ def _scalar_value(ty: str):
 
 
 @st.composite
-def random_call(draw, kinds: tuple[str, ...], checks_pointers: bool) -> ar.Call:
+def random_call(draw, kinds: tuple[str, ...], checks_pointers: bool) -> ar.LauncherCall:
     profiling = draw(st.sampled_from([0, 0, 0, 1, 2]))
     n_ptr = draw(st.integers(0, 5))
     scalars = draw(st.lists(st.sampled_from(kinds), max_size=10))
@@ -396,7 +396,7 @@ def random_call(draw, kinds: tuple[str, ...], checks_pointers: bool) -> ar.Call:
         arch=arch, disable_ffts=disable_ffts, taskqueue=draw(st.booleans()))
     # Where the generator checks tensor addresses, some read as host memory.
     host_below = draw(st.sampled_from([0, 0, 0, 2**63])) if checks_pointers else 0
-    return ar.Call(case, tuple(args), grid, stream=draw(st.one_of(
+    return ar.LauncherCall(case, tuple(args), grid, stream=draw(st.one_of(
         *[st.integers(1, 2**64 - 1)] * 3, st.just(0))),
                            handle=draw(st.integers(1, 2**64 - 1)), profiling=profiling,
                            host_below=host_below)

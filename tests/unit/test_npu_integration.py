@@ -308,7 +308,7 @@ def test_profiled_run_lists_every_kernel_through_the_generated_launcher(tmp_path
     from helpers.wheels import triton_ascend_backend
 
     try:
-        recorder = ar.Recorder(ar.build_recorder())
+        recorder = ar.CannRecorder(ar.build_recorder())
         gen = ar.Generator(triton_ascend_backend())
         case = ar.Case(("*fp32", "*fp32", "i32"), name="triton_poi_fused_add_0")
         (launch,) = ar.build_launchers(gen, [gen.render(case)], recorder.path, tmp_path)
@@ -316,7 +316,7 @@ def test_profiled_run_lists_every_kernel_through_the_generated_launcher(tmp_path
         pytest.skip(str(err))
     args = (ar.FakeTensor(0x1000, (4, 8)), ar.FakeTensor(0x2000, (32,)), 7)
     differential = ar.Differential(recorder, {"rt": gen})
-    spec = dataclasses.replace(differential.spec("rt", ar.Call(case, args, (1, 1, 1))),
+    spec = dataclasses.replace(differential.spec("rt", ar.LauncherCall(case, args, (1, 1, 1))),
                                static_grid=(1, 1, 1))
     original = _GeneratedLauncher(launch, gen.packed_metadata(case), spec.handle, spec)
     tuner = fakes.FakeAutotuner([original])

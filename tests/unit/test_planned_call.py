@@ -44,7 +44,7 @@ def _compare(relative: str, instrumented: tuple[str, ...], inputs, inject=None, 
     """Run Python call() and the planned call; return (program, python trace)."""
     runs = []
     for planned in (False, True):
-        recorder = call_trace.Recorder()
+        recorder = call_trace.TraceRecorder()
         module = call_trace.load(relative, inject(recorder) if inject else None)
         call_trace.instrument(module, recorder, instrumented)
         if prepare is not None:
@@ -170,7 +170,7 @@ def test_cuda_style_wrapper(fake_cuda):
 
 def test_error_inside_guard_exits_it_and_propagates(fake_cuda):
     """KeyboardInterrupt from a launch: the guard's __exit__ sees it, nothing is replayed."""
-    recorder = call_trace.Recorder()
+    recorder = call_trace.TraceRecorder()
     module = call_trace.load("handwritten/cuda_style.py", _cuda_style(recorder, raise_in="add"))
     planned = planner.plan(module.call, "cuda_style")
     with pytest.raises(KeyboardInterrupt):
@@ -311,7 +311,7 @@ def test_island_frees_at_its_del(tmp_path, monkeypatch):
     monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
     traces = []
     for planned in (False, True):
-        recorder = call_trace.Recorder()
+        recorder = call_trace.TraceRecorder()
         module = call_trace.load("w.py", {"mark": lambda t: None})
         call_trace.instrument(module, recorder, ("mark",))
         call = planner.plan(module.call, "w") if planned else module.call

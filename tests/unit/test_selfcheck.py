@@ -79,7 +79,7 @@ CHILD = textwrap.dedent("""
     from fastlaunch.tools.selfcheck import compare, interpose
 
     fake = ctypes.CDLL("libcuda.so.1")
-    rec = interpose.Recorder()
+    rec = interpose.InterposeRecorder()
     plan = _core.Plan("cuda", ["*fp32", "i32", "fp16", "i64"],
                       names=["in_ptr0", "xnumel", "h", "ks0"], n_scratch=2)
     layout = [(o, s) for _, o, s in plan.fields]
@@ -188,7 +188,7 @@ def test_compare_equivalent_apis_and_named_offsets():
 
 
 class _FakeRuntimeRecorder:
-    """``interpose.Recorder``'s capture over the fake runtime: planned launches
+    """``interpose.InterposeRecorder``'s capture over the fake runtime: planned launches
     come from the FakeBackend's records, original ones from the launchers'
     calls, packed by the reference packer as an original launcher would."""
 

@@ -150,6 +150,7 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path) -> 
         with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
             cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
                                build_directory=tmp,
+                               # the CMake step runs this file as a script: no package
                                verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1")
             staged = path.with_suffix(f".{os.getpid()}.tmp")
             shutil.copyfile(Path(tmp) / f"{name}.so", staged)

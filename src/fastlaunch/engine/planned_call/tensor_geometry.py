@@ -27,6 +27,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ... import config
 from ...runtime import _core
 
 log = logging.getLogger(__name__)
@@ -53,9 +54,7 @@ def _key() -> str:
 
 
 def library_path(key: str) -> Path:
-    base = os.environ.get("FASTLAUNCH_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "fastlaunch")
-    return Path(base) / "planned_call_geometry" / key / f"fastlaunch_geometry_{key}.so"
+    return config.cache_dir() / "planned_call_geometry" / key / f"fastlaunch_geometry_{key}.so"
 
 
 def _load(path: Path) -> None:
@@ -123,7 +122,7 @@ def build(path: Path, key: str) -> None:
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
         cpp_extension.load(name=path.stem, sources=[str(SOURCE)], extra_cflags=["-O2"],
                            build_directory=tmp,
-                           verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1")
+                           verbose=config.verbose_build())
         staged = Path(tmp) / f"{path.stem}.so"
         final_tmp = path.with_suffix(f".{os.getpid()}.tmp")
         shutil.copyfile(staged, final_tmp)

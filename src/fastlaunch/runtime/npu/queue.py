@@ -10,8 +10,9 @@ than when fastlaunch is built.
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
+
+from ... import config
 
 
 @functools.cache
@@ -28,7 +29,7 @@ def _module() -> object:
         extra_ldflags=[f"-L{root / 'lib'}", "-ltorch_npu"],
         extra_cflags=["-O2", "-D_GLIBCXX_USE_CXX11_ABI=" +
                       str(int(getattr(__import__("torch")._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
-        verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1",
+        verbose=config.verbose_build(),
     )
     return module
 

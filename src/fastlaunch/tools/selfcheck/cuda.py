@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.metadata
 
 from .compare import compare
-from .interpose import Recorder
+from .interpose import InterposeRecorder
 from .report import Outcome, Report
 from .suite import PROGRAMS, run_programs
 
@@ -63,7 +63,7 @@ def _scalar_kernel():
     return _selfcheck_scalars
 
 
-def scalar_kinds(recorder: Recorder, forward: bool) -> Outcome:
+def scalar_kinds(recorder: InterposeRecorder, forward: bool) -> Outcome:
     """Every scalar kind, through Triton's own launcher and through a cuda plan
     of the same compiled kernel (Inductor's programs only produce some kinds)."""
     import torch
@@ -107,7 +107,7 @@ def run(forward: bool, programs: list[str] | None = None) -> Report:
     names = list(programs or [])
     suite = tuple(p for p in PROGRAMS if not names or p.name in names)
     with_scalars = not names or SCALAR_PROGRAM in names
-    recorder = Recorder()
+    recorder = InterposeRecorder()
     report = Report(backend="cuda", stack=_stack(), forwarded=forward)
     installed_here = integration.install()
     try:

@@ -42,11 +42,11 @@ def _tensor(i: int) -> ar.FakeTensor:
 class NpuCase:
     name: str
     what: str
-    call: ar.Call
+    call: ar.LauncherCall
 
 
-def _call(signature, args, grid=(8, 1, 1), **case) -> ar.Call:
-    return ar.Call(ar.Case(tuple(signature), **case), tuple(args), grid)
+def _call(signature, args, grid=(8, 1, 1), **case) -> ar.LauncherCall:
+    return ar.LauncherCall(ar.Case(tuple(signature), **case), tuple(args), grid)
 
 
 SCALARS = ("i1", "i32", "i64", "u32", "u64", "fp16", "bf16", "fp32", "fp64")
@@ -152,7 +152,8 @@ def _launches(observed: dict) -> list[Launch]:
                 for x in observed["launches"]]
 
 
-def _field_names(diff: ar.Differential, which: str, call: ar.Call) -> list[tuple[str, int, int]]:
+def _field_names(diff: ar.Differential, which: str,
+                 call: ar.LauncherCall) -> list[tuple[str, int, int]]:
     """The planned layout's fields, to name differing bytes."""
     from ...runtime.npu.backend import NpuBackend
 
@@ -203,16 +204,16 @@ def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report
     return report
 
 
-def _recorder() -> tuple[ar.Recorder, str]:
+def _recorder() -> tuple[ar.CannRecorder, str]:
     """The recording runtime from the cache, rebuilt once when the cached build does
     not load (a truncated or corrupt file); with what was done, for the report."""
     folder = config.cache_dir() / "ascend_reference"
     path = ar.build_recorder(folder)
     try:
-        return ar.Recorder(path), "recording fake CANN"
+        return ar.CannRecorder(path), "recording fake CANN"
     except OSError as err:
         path.unlink(missing_ok=True)
-        return (ar.Recorder(ar.build_recorder(folder)),
+        return (ar.CannRecorder(ar.build_recorder(folder)),
                 f"recording fake CANN (rebuilt: the cached {path} did not load: {err})")
 
 

@@ -119,7 +119,7 @@ def preload_env(env: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-class Recorder:
+class InterposeRecorder:
     """Control of the preloaded layer."""
 
     def __init__(self) -> None:

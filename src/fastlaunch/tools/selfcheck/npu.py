@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 
-from .interpose import Recorder
+from .interpose import InterposeRecorder
 from .report import Outcome, Report
 from .suite import PROGRAMS, run_programs
 
@@ -66,7 +66,7 @@ def run(forward: bool, programs: list[str] | None = None) -> Report:
 
     from ...integrations.torch_npu import integration
 
-    recorder = Recorder()
+    recorder = InterposeRecorder()
     report = Report(backend="npu", stack=_stack(), forwarded=forward)
     installed_here = integration.install()
     try:

@@ -36,7 +36,7 @@ def load(path: pathlib.Path, inject: dict | None = None) -> types.ModuleType:
     return module
 
 
-class Recorder:
+class TraceRecorder:
     def __init__(self) -> None:
         self.events: list[tuple] = []
         self._labels: dict[int, str] = {}
@@ -82,7 +82,7 @@ class _Recorded:
 
     __slots__ = ("fn", "name", "recorder")
 
-    def __init__(self, recorder: Recorder, name: str, fn) -> None:
+    def __init__(self, recorder: TraceRecorder, name: str, fn) -> None:
         self.recorder, self.name, self.fn = recorder, name, fn
 
     def __call__(self, *args, **kwargs):
@@ -98,7 +98,7 @@ class _Recorded:
 class RecordedKernel:
     """A kernel object whose ``run`` is recorded; other attributes are the kernel's."""
 
-    def __init__(self, recorder: Recorder, name: str, body, kernel: object = None) -> None:
+    def __init__(self, recorder: TraceRecorder, name: str, body, kernel: object = None) -> None:
         self.run = recorder.wrap(name + ".run", body)
         self._kernel = kernel
 
@@ -126,7 +126,7 @@ def callees(module: types.ModuleType) -> tuple[str, ...]:
     return tuple(names)
 
 
-def instrument(module: types.ModuleType, recorder: Recorder, names: tuple[str, ...]) -> None:
+def instrument(module: types.ModuleType, recorder: TraceRecorder, names: tuple[str, ...]) -> None:
     """Replace the globals ``names`` (and ``extern_kernels``'s kernels) with recorders."""
     from torch._inductor.select_algorithm import KernelNamespace, extern_kernels
 
@@ -145,7 +145,7 @@ def instrument(module: types.ModuleType, recorder: Recorder, names: tuple[str, .
         scope["extern_kernels"] = recorded
 
 
-def run(call, recorder: Recorder, inputs: list) -> object:
+def run(call, recorder: TraceRecorder, inputs: list) -> object:
     """``call`` on fresh clones of ``inputs`` (the list holds their only references)."""
     import torch
 
@@ -190,7 +190,7 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
     runs = []
     with config.override(enabled=True):
         for planned in (False, True):
-            recorder = Recorder()
+            recorder = TraceRecorder()
             module = load(path)
             if inputs is None:
                 inputs = module.get_args()

@@ -22,7 +22,7 @@ from ...errors import FastLaunchError
 from ...patching import PatchSet
 from ...runtime import counters
 from .compare import compare
-from .interpose import Recorder
+from .interpose import InterposeRecorder
 from .report import Outcome
 
 
@@ -104,7 +104,7 @@ class _Twice:
 
 
 @contextlib.contextmanager
-def differential(sites: list[CallSite], recorder: Recorder, outcomes: list[Outcome], *,
+def differential(sites: list[CallSite], recorder: InterposeRecorder, outcomes: list[Outcome], *,
                  forward: bool = False, settle: Callable[[], object] = lambda: None,
                  label: str = "") -> Iterator[None]:
     """Inside the block, each call of a call site runs both ways and adds an Outcome."""

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import config
-from .interpose import Recorder
+from .interpose import InterposeRecorder
 from .report import Outcome
 from .sites import CallSites, differential
 
@@ -125,7 +125,7 @@ def _inductor_config(patch: dict):
         yield
 
 
-def run_programs(device: str, programs: tuple[Program, ...], recorder: Recorder,
+def run_programs(device: str, programs: tuple[Program, ...], recorder: InterposeRecorder,
                  outcomes: list[Outcome], not_checked: list[str], *, forward: bool,
                  settle: Callable[[], Any]) -> list[str]:
     """Compile and check each program; returns what was covered."""

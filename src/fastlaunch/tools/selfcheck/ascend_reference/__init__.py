@@ -19,15 +19,44 @@ records. One module per job:
 """
 
 from .build import RECORDER_PARTS, Launcher, build_launchers, build_recorder
-from .differential import Call, Differential, FakeTensor, Outcome
+from .differential import Differential, FakeTensor, LauncherCall, Observation
 from .generator import Case, Generator, environment, generator, pack_metadata
 from .observe import differences, observe
-from .recorder import FFTS_APIS, KIND_LOCK, KIND_WORKSPACE, LAUNCH_APIS, Event, Recorder, capsule
+from .recorder import (
+    FFTS_APIS,
+    KIND_LOCK,
+    KIND_WORKSPACE,
+    LAUNCH_APIS,
+    CannRecorder,
+    Event,
+    capsule,
+)
 from .toolchain import Unavailable, cache_root, compiler
 
 __all__ = [
-    "FFTS_APIS", "KIND_LOCK", "KIND_WORKSPACE", "LAUNCH_APIS", "RECORDER_PARTS", "Call", "Case",
-    "Differential", "Event", "FakeTensor", "Generator", "Launcher", "Outcome", "Recorder",
-    "Unavailable", "build_launchers", "build_recorder", "cache_root", "capsule", "compiler",
-    "differences", "environment", "generator", "observe", "pack_metadata",
+    "FFTS_APIS",
+    "KIND_LOCK",
+    "KIND_WORKSPACE",
+    "LAUNCH_APIS",
+    "RECORDER_PARTS",
+    "CannRecorder",
+    "Case",
+    "Differential",
+    "Event",
+    "FakeTensor",
+    "Generator",
+    "Launcher",
+    "LauncherCall",
+    "Observation",
+    "Unavailable",
+    "build_launchers",
+    "build_recorder",
+    "cache_root",
+    "capsule",
+    "compiler",
+    "differences",
+    "environment",
+    "generator",
+    "observe",
+    "pack_metadata",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 from .build import Launcher, build_launchers
 from .generator import Case, Generator, environment
 from .observe import observe
-from .recorder import KIND_LOCK, KIND_WORKSPACE, Recorder
+from .recorder import KIND_LOCK, KIND_WORKSPACE, CannRecorder
 
 
 class FakeTensor:
@@ -34,7 +34,7 @@ class FakeTensor:
 
 
 @dataclasses.dataclass(frozen=True)
-class Call:
+class LauncherCall:
     """One launch of one case: the launcher's Python inputs."""
 
     case: Case
@@ -47,7 +47,7 @@ class Call:
 
 
 @dataclasses.dataclass
-class Outcome:
+class Observation:
     observed: dict[str, Any]
     error: BaseException | None
     full_entry: bool = False  # fastlaunch would hand this call to the original launcher
@@ -57,7 +57,7 @@ class Differential:
     """Runs calls through the reference launcher and through fastlaunch's NPU
     backend on one recorder."""
 
-    def __init__(self, recorder: Recorder, generators: Mapping[str, Generator],
+    def __init__(self, recorder: CannRecorder, generators: Mapping[str, Generator],
                  directory: Path | None = None) -> None:
         self.recorder = recorder
         self.generators = dict(generators)  # a label ("3.2.0", "main") -> its generator
@@ -71,7 +71,7 @@ class Differential:
     def _profiling(self, level: int) -> None:
         self.recorder.profiling(level > 0, level1=level > 1)
 
-    def reference(self, which: str, launch: Launcher, call: Call) -> Outcome:
+    def reference(self, which: str, launch: Launcher, call: LauncherCall) -> Observation:
         """The original launcher's calls, its struct's padding bytes masked."""
         gen = self.generators[which]
         self.recorder.reset()
@@ -85,9 +85,9 @@ class Differential:
             error = err
         events = self.recorder.events()
         self._profiling(0)
-        return Outcome(observe(events, [launch.padding]), error)
+        return Observation(observe(events, [launch.padding]), error)
 
-    def spec(self, which: str, call: Call) -> Any:
+    def spec(self, which: str, call: LauncherCall) -> Any:
         """fastlaunch's KernelSpec for the case, from production code."""
         from ....runtime.base import KernelSpec
         from ....runtime.npu import family as families
@@ -111,7 +111,7 @@ class Differential:
                           names=meta.names, positions=meta.indices, grid=None,
                           options=meta.options)
 
-    def fastlaunch(self, which: str, call: Call) -> Outcome:
+    def fastlaunch(self, which: str, call: LauncherCall) -> Observation:
         """fastlaunch's calls; under msprof, whether its probe (the state the
         original launcher reads) sends the call to the original instead."""
         from ....runtime import _core
@@ -140,4 +140,4 @@ class Differential:
                 error = err
         events = rec.events()
         self._profiling(0)
-        return Outcome(observe(events), error, full_entry)
+        return Observation(observe(events), error, full_entry)

@@ -39,7 +39,7 @@ LAUNCH_APIS = ("rtKernelLaunch", "rtKernelLaunchWithFlagV2")
 FFTS_APIS = ("rtGetC2cCtrlAddr",)
 
 
-class Recorder:
+class CannRecorder:
     """The recording runtime. The reference launchers (linked to it by soname)
     and fastlaunch (dlopen of the same file) share this one loaded copy."""
 

@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .... import config
+
 HERE = Path(__file__).resolve().parent.parent / "cann_recorder"
 INCLUDE = HERE / "include"
 RECORDER_C = HERE / "recorder.c"
@@ -19,8 +21,7 @@ class Unavailable(RuntimeError):
 
 
 def cache_root() -> Path:
-    path = Path(os.environ.get("FASTLAUNCH_CACHE_DIR",
-                               Path.home() / ".cache" / "fastlaunch")) / "ascend_reference"
+    path = config.cache_dir() / "ascend_reference"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
