@@ -23,7 +23,7 @@ pytestmark = pytest.mark.cuda
 # Shifts one field: the plan packs its first parameter from the second one's input.
 PLANTED = textwrap.dedent("""
     import dataclasses, sys
-    from fastlaunch import selfcheck
+    from fastlaunch.tools import selfcheck
     from fastlaunch.runtime.cuda import CudaBackend
 
     original = CudaBackend.make_plan
