@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Fake backend: packs with the reference (numpy) rules of either ABI and
-records each launch instead of submitting it. ``fail_at`` makes one stage
-fail so tests can show that a failed launch is never replayed. Like the real
-backends, every problem found before the launch (grid, args, values, device)
-is a ``CallRefused`` with its reason; nothing is recorded then."""
+"""Fake backend: the real native plan of either ABI packs each launch, and
+the launch is recorded instead of submitted: only the submission is fake.
+``fail_at`` makes one stage fail so tests can show that a failed launch is
+never replayed. Like the real backends, every problem found before the
+launch (grid, args, values, device) is a ``CallRefused`` with its reason;
+nothing is recorded then."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
 
-from ...errors import CallRefused, FastLaunchError, PlanUnavailable
-from .. import abi
+from ...errors import CallRefused, PlanUnavailable
+from .. import _core, abi, native
 from ..base import Backend, KernelSpec, LaunchRecord
 
 FAIL_STAGES = ("before_pack", "pack", "launch", "after_submit")
@@ -31,10 +32,8 @@ class FakeLaunchFailure(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class FakePlan:
     spec: KernelSpec
-    layout: abi.Layout
+    native: object  # the _core.Plan the real backend of this ABI would hold
     input_count: int
-    fixed_args: tuple
-    runtime_positions: tuple[int, ...]
 
 
 class FakeBackend(Backend):
@@ -60,20 +59,25 @@ class FakeBackend(Backend):
         if n_fixed != len(fixed_args):
             raise PlanUnavailable("fixed_args_mismatch",
                                   detail=f"got {len(fixed_args)}, expected {n_fixed}")
-        try:
-            lay = abi.layout(self.abi, spec.signature, names=spec.names,
-                             **self._layout_flags(spec))
-        except FastLaunchError as err:
-            raise PlanUnavailable(err.reason, err.detail) from None
         if spec.grid is None and spec.static_grid is None:
             raise PlanUnavailable("grid_resolver_missing")
-        return FakePlan(spec, lay, input_count, tuple(fixed_args), runtime)
-
-    def _layout_flags(self, spec: KernelSpec) -> dict:
+        if fixed_args and self.abi == "cuda":  # as the CUDA backend refuses them
+            raise PlanUnavailable("fixed_args_unsupported",
+                                  detail="cuda kernels take every argument per call")
         opts = spec.options
+        flags: dict = {"n_scratch": int(opts.get("n_scratch", 2))}
         if self.abi == "npu":
-            return {"ffts": bool(opts.get("ffts")), "pure_simt": bool(opts.get("pure_simt"))}
-        return {"n_scratch": int(opts.get("n_scratch", 2))}
+            ffts = bool(opts.get("ffts"))
+            flags = {"ffts": ffts, "ffts_addr": FAKE_FFTS_ADDR if ffts else 0,
+                     "pure_simt": bool(opts.get("pure_simt")),
+                     "runtime_arg_count": len(runtime), "fixed_args": tuple(fixed_args)}
+        try:
+            plan = _core.Plan(self.abi, list(spec.signature), names=list(spec.names),
+                              positions=list(runtime), input_count=input_count, **flags)
+        except _core.InputError as err:
+            raise PlanUnavailable(getattr(err, "reason", None) or "signature_type_unsupported",
+                                  detail=str(err)) from None
+        return FakePlan(spec, plan, input_count)
 
     def _fail(self, stage: str) -> None:
         if self.fail_at == stage:
@@ -87,21 +91,17 @@ class FakeBackend(Backend):
             raise CallRefused("arg_count_mismatch",
                               detail=f"args: got {len(args)}, expected {plan.input_count}")
         opts = plan.spec.options
-        values = [args[p] for p in plan.runtime_positions] + list(plan.fixed_args)
-        extra: dict = {}
+        scratch = {}
         if self.abi == "npu":
-            extra = self._layout_flags(plan.spec)
-            if extra["ffts"]:
-                extra["ffts_addr"] = FAKE_FFTS_ADDR
             if opts.get("workspace_size", 0) > 0:
-                extra["workspace"] = FAKE_WORKSPACE_ADDR
+                scratch["workspace"] = FAKE_WORKSPACE_ADDR
             if opts.get("lock_num", 0) > 0:
-                extra["sync_lock"] = FAKE_SYNC_LOCK_ADDR
-        else:
-            extra = self._layout_flags(plan.spec)
+                scratch["sync_lock"] = FAKE_SYNC_LOCK_ADDR
         self._fail("pack")
-        data = abi.pack(self.abi, plan.spec.signature, values, grid, names=plan.spec.names,
-                        **extra)
+        try:
+            data = plan.native.pack(args, grid, **scratch)
+        except (_core.InputError, _core.GridError) as err:
+            raise native.translate(err) from None
         block_dim = size if self.abi == "npu" else 32 * int(opts.get("num_warps", 4))
         config = {k: opts[k] for k in sorted(opts)}
         return LaunchRecord(plan.spec.name, data, grid, block_dim, stream, config)
@@ -120,4 +120,4 @@ class FakeBackend(Backend):
         self._fail("after_submit")
 
     def plan_summary(self, plan: FakePlan) -> str:
-        return f"fake[{self.abi}] {plan.spec.name}: {plan.layout.size} bytes"
+        return f"fake[{self.abi}] {plan.spec.name}: {plan.native.size} bytes"
