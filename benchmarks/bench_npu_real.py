@@ -45,7 +45,6 @@ def child(version: str) -> dict:
     from fastlaunch.integrations import autoload
     from fastlaunch.integrations.torch_npu import integration
     from fastlaunch.runtime import backends
-    from fastlaunch.runtime.npu import NpuBackend
     from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     recorder = ar.CannRecorder(ar.build_recorder())
@@ -56,12 +55,7 @@ def child(version: str) -> dict:
         autoload.watch(("npu",))
         th = importlib.import_module(npu_release.heuristics_module(version))
         assert integration.installed(), autoload.status()
-        backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
-                             workspace=lambda size: (recorder.alloc(1, size), None),
-                             locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
-        backend._submit = recorder.submit_capsule()
-        backend.queue = "auto"
-        backends.set_backend("npu", backend)
+        backends.set_backend("npu", drv.recorder_backend(recorder))
         stock = drv._autotuner(th, drv._binary(gen, case, launcher, kernel), kernel)
         tuner = drv._autotuner(th, drv._binary(gen, case, launcher, kernel), kernel)
         args = drv._args(0)

@@ -248,6 +248,19 @@ def _kernel_call_code() -> tuple[str, str]:
     return "\n".join(header), body.getvalue()
 
 
+def recorder_backend(recorder):
+    """fastlaunch's real NPU backend over the recording CANN runtime, submitting
+    through the recorder's task queue as it submits through torch_npu's."""
+    from fastlaunch.runtime.npu import NpuBackend
+
+    backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
+                         workspace=lambda size: (recorder.alloc(1, size), None),
+                         locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
+    backend._submit = recorder.submit_capsule()
+    backend.queue = "auto"
+    return backend
+
+
 def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
     """Per debug flag of the release's run: the full-entry reason a call site
     bound while it is set gets (each flag set alone, then restored)."""
@@ -280,7 +293,6 @@ def main(version: str, out: str) -> int:
     from fastlaunch.integrations import autoload
     from fastlaunch.integrations.torch_npu import integration
     from fastlaunch.runtime import backends
-    from fastlaunch.runtime.npu import NpuBackend
     from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     report: dict = {"version": version, "codegen": _wrapper_codegen()}
@@ -295,12 +307,7 @@ def main(version: str, out: str) -> int:
         importlib.import_module("torch_npu._inductor.codegen.wrapper")
         report["installed"] = integration.installed()
         report["autoload"] = autoload.status()
-        backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
-                             workspace=lambda size: (recorder.alloc(1, size), None),
-                             locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
-        backend._submit = recorder.submit_capsule()
-        backend.queue = "auto"
-        backends.set_backend("npu", backend)
+        backends.set_backend("npu", recorder_backend(recorder))
         calls = 5
         original, planned = [], []
         stock = _autotuner(th, _binary(gen, case, launcher, kernel), kernel)
