@@ -39,7 +39,8 @@ from pathlib import Path
 import torch
 
 from fastlaunch import config
-from fastlaunch.engine.planned_call import planner, tensor_geometry
+from fastlaunch.engine.planned_call import planner
+from fastlaunch.runtime import tensor_geometry
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = sorted((HERE.parent / "tests" / "data" / "wrappers" / "inductor").glob("*.py"))

@@ -324,7 +324,7 @@ def test_island_frees_at_its_del(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def geometry():
     """The torch-built geometry reader (built once per torch build, then cached)."""
-    from fastlaunch.engine.planned_call import tensor_geometry
+    from fastlaunch.runtime import tensor_geometry
 
     assert tensor_geometry.ensure(build=True, wait=True), tensor_geometry.status()
 

@@ -22,9 +22,9 @@ import logging
 import os
 import types
 
-from ..engine.planned_call import Untranslatable, planner, tensor_geometry
+from ..engine.planned_call import Untranslatable, planner
 from ..patching import PatchSet
-from ..runtime import counters
+from ..runtime import counters, tensor_geometry
 
 log = logging.getLogger(__name__)
 

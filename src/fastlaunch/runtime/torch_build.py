@@ -70,6 +70,8 @@ class Shim:
 SHIMS = {shim.name: shim for shim in (
     Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR",
          "fastlaunch.runtime.torch_accessor"),
+    Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL",
+         "fastlaunch.runtime.tensor_geometry"),
 )}
 
 

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A native reader of tensor sizes and strides, built against the installed torch.
+
+It backs the planned call's native ``assert_size_stride``: the program
+compares a tensor's sizes and strides itself and calls torch's function only
+when they differ (so a mismatch raises torch's own error). Until it is
+loaded, and with ``FASTLAUNCH_PLANNED_CALL=0``, every assert runs torch's.
+
+Built and found like the tensor accessor, by ``fastlaunch.runtime.torch_build``
+(at install, by ``python -m fastlaunch build``, or at idle priority in the
+background when the planned-call hook installs).
+"""
+
+from __future__ import annotations
+
+from . import _core, torch_build
+
+NAME = "tensor_geometry"
+
+
+def _activate(module: object) -> None:
+    _core.set_tensor_geometry(module.capsule())  # type: ignore[attr-defined]
+
+
+def status() -> str:
+    """One line for doctor: active (and from where), building, off, or why not."""
+    line = torch_build.status(NAME)
+    if line.startswith("active") or not _core.has_tensor_geometry():
+        return line
+    return "active (installed by the caller)"
+
+
+def ensure(*, build: bool = False, wait: bool = False) -> bool:
+    """True when the reader is active (see ``torch_build.ensure``)."""
+    if _core.has_tensor_geometry():
+        return True
+    return torch_build.ensure(NAME, _activate, build=build, wait=wait)
