@@ -60,13 +60,7 @@ def extracted(version: str) -> Path:
             if name.startswith("torch_npu/") and (name.endswith(".py")
                                                   or name.startswith(HEADERS)):
                 wheel.extract(name, partial)
-    if target.exists():
-        import shutil
-
-        shutil.rmtree(partial)
-    else:
-        partial.replace(target)
-    return target
+    return wheels.publish(partial, target)
 
 
 def triton_ascend_package(version: str = wheels.TRITON_ASCEND) -> Path:
@@ -83,13 +77,7 @@ def triton_ascend_package(version: str = wheels.TRITON_ASCEND) -> Path:
                 path = Path(archive.extract(info, partial))
                 if info.external_attr >> 16 & 0o111:
                     path.chmod(0o755)
-    if target.exists():
-        import shutil
-
-        shutil.rmtree(partial)
-    else:
-        partial.replace(target)
-    return target
+    return wheels.publish(partial, target)
 
 
 class _StandIn:

@@ -117,7 +117,13 @@ def triton_ascend_backend(version: str = TRITON_ASCEND) -> Path:
         if text is None:
             pytest.skip(f"triton-ascend {version} wheel has no triton/backends/ascend/{name}")
         (partial / name).write_text(text)
-    if target.exists():  # another process finished first
+    return publish(partial, target)
+
+
+def publish(partial: Path, target: Path) -> Path:
+    """Move a folder extracted under a private name into place, unless another
+    process finished first (then its copy is kept and ours dropped)."""
+    if target.exists():
         shutil.rmtree(partial)
     else:
         partial.replace(target)
