@@ -20,9 +20,7 @@ import ctypes
 import json
 import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,7 +30,7 @@ import fastlaunch
 from fastlaunch import config
 from fastlaunch.engine import routing
 from fastlaunch.integrations.inductor import integration
-from fastlaunch.runtime import _core
+from fastlaunch.runtime import _core, builds
 
 BLOCK = 400      # launches per timed block; the GPU queue is drained between blocks
 BLOCKS = 15      # blocks per round
@@ -40,9 +38,11 @@ ROUNDS = 5       # rounds, interleaving the variants
 
 
 def load_raw_loop() -> ctypes.CDLL:
-    src = Path(__file__).with_name("raw_launch.c")
-    lib = Path(tempfile.mkdtemp()) / "raw_launch.so"
-    subprocess.run(["cc", "-O2", "-shared", "-fPIC", str(src), "-o", str(lib), "-ldl"], check=True)
+    """csrc/bench/raw_launch.c, in the bench build folder."""
+    src = builds.source("bench/raw_launch.c")
+    lib = builds.folder("bench") / builds.key(src.read_bytes()) / "raw_launch.so"
+    builds.build("bench", lib, lambda tmp: [builds.c_compiler() or "cc", "-O2", "-shared",
+                                            "-fPIC", src, "-o", tmp, "-ldl"])
     dll = ctypes.CDLL(str(lib))
     dll.raw_launch_loop.restype = ctypes.c_double
     dll.raw_launch_loop.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int, ctypes.c_uint,

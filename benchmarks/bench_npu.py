@@ -21,7 +21,6 @@ import argparse
 import importlib.util
 import json
 import platform
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -35,7 +34,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
 from fastlaunch.engine import routing  # noqa: E402
-from fastlaunch.runtime import _core, backends  # noqa: E402
+from fastlaunch.runtime import _core, backends, builds  # noqa: E402
 from fastlaunch.runtime.npu import NpuBackend  # noqa: E402
 from fastlaunch.testing import fakes  # noqa: E402
 from helpers.fake_cann import FakeCann, build  # noqa: E402
@@ -54,11 +53,14 @@ class Tensor:
         return self.address
 
 
-def build_generic(tmp: Path):
-    src = HERE / "generic_npu_launcher.c"
-    out = tmp / ("generic_npu_launcher" + sysconfig.get_config_var("EXT_SUFFIX"))
-    subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}",
-                    str(src), "-o", str(out), "-ldl"], check=True)
+def build_generic():
+    """csrc/bench/generic_npu_launcher.c as a module, in the bench build folder."""
+    src = builds.source("bench/generic_npu_launcher.c")
+    include = sysconfig.get_paths()["include"]
+    out = builds.folder("bench") / builds.key(src.read_bytes(), include) / (
+        "generic_npu_launcher" + sysconfig.get_config_var("EXT_SUFFIX"))
+    builds.build("bench", out, lambda tmp: [builds.c_compiler() or "cc", "-O2", "-shared",
+                                            "-fPIC", f"-I{include}", src, "-o", tmp, "-ldl"])
     spec = importlib.util.spec_from_file_location("generic_npu_launcher", out)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -77,7 +79,7 @@ def main() -> int:
     cann = FakeCann(build("rt", tmp))
     cann.reset()
     cann.set_logging(False)
-    generic = build_generic(tmp)
+    generic = build_generic()
     generic.load(str(cann.path))
 
     backend = NpuBackend(libraries=[str(cann.path)], queue="inline", family="rt")

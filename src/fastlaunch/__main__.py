@@ -57,12 +57,13 @@ def main(argv: list[str] | None = None) -> int:
                                     "compiler, CMake, ninja, packages, CANN, devices, the "
                                     "enable decision)")
     cache = sub.add_parser("cache", help="list (default) or clear what fastlaunch keeps on disk: "
-                                         "accessor builds, selfcheck builds, the wheel cache")
+                                         "each run-time build's folder, the wheel cache")
     cache_sub = cache.add_subparsers(dest="cache_command")
     cache_sub.add_parser("list", help="each cache: size, files, folder (the default)")
     clear = cache_sub.add_parser("clear", help="remove cached builds and wheels (rebuilt or "
                                               "downloaded again when next needed)")
-    clear.add_argument("--what", nargs="+", choices=caches.WHAT, metavar="WHAT",
+    clear.add_argument("--what", nargs="+", choices=(*caches.WHAT, *caches.ALIASES),
+                       metavar="WHAT",
                        help=f"only these: {', '.join(caches.WHAT)} (default: all)")
     sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
                                      "the original launcher sends (options: selfcheck --help)")

@@ -20,6 +20,12 @@ NPU_IMPLS = ("fastlaunch", "torch_npu")
 
 @dataclasses.dataclass(frozen=True)
 class Config:
+    """Every ``FASTLAUNCH_*`` variable a user sets, parsed (``VARIABLES`` says what
+    each does). Read once per process, except the two folders: ``cache_dir()``
+    and ``wheel_cache()`` read them again when used, so a process may move them
+    after fastlaunch was configured (the tests, a deployment step); the fields
+    hold what they were at parse, for doctor."""
+
     enabled: bool = False
     enabled_by: str = ""  # the variable that turned it on
     backend: str = "auto"
@@ -27,6 +33,10 @@ class Config:
     npu_impl: str = "fastlaunch"
     cann_libraries: tuple[str, ...] = ("libascendcl.so", "libruntime.so")
     planned_call: bool = True  # FASTLAUNCH_PLANNED_CALL=0: wrappers keep their Python call()
+    torch_accessor: bool = True  # FASTLAUNCH_TORCH_ACCESSOR=0: data_ptr() per tensor
+    verbose_build: bool = False  # FASTLAUNCH_VERBOSE_BUILD=1: compiler output of run-time builds
+    cache_dir: Path = Path()  # FASTLAUNCH_CACHE_DIR (see cache_dir())
+    wheel_cache: Path = Path()  # FASTLAUNCH_WHEEL_CACHE (see wheel_cache())
     parsed: tuple[tuple[str, str, str], ...] = ()  # (name, raw, meaning) for doctor
 
 
@@ -78,20 +88,40 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     strict = parse_bool("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT"))
     npu_impl = _parse_choice("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL"), NPU_IMPLS)
     libs = tuple(p for p in env.get("FASTLAUNCH_CANN_LIBRARIES", "").split(os.pathsep) if p)
-    planned_raw = env.get("FASTLAUNCH_PLANNED_CALL", "")
-    planned_call = parse_bool("FASTLAUNCH_PLANNED_CALL", planned_raw) if planned_raw.strip() \
-        else True
-    parsed.append(("FASTLAUNCH_PLANNED_CALL", planned_raw, "on" if planned_call else "off"))
+    planned_call = _parse_default_on(env, "FASTLAUNCH_PLANNED_CALL", parsed)
+    torch_accessor = _parse_default_on(env, "FASTLAUNCH_TORCH_ACCESSOR", parsed)
+    verbose_build = parse_bool("FASTLAUNCH_VERBOSE_BUILD", env.get("FASTLAUNCH_VERBOSE_BUILD"))
+    cache, wheels = _cache_dir(env), _wheel_cache(env)
+    parsed += [("FASTLAUNCH_CANN_LIBRARIES", env.get("FASTLAUNCH_CANN_LIBRARIES", ""),
+                os.pathsep.join(libs or Config.cann_libraries)),
+               ("FASTLAUNCH_VERBOSE_BUILD", env.get("FASTLAUNCH_VERBOSE_BUILD", ""),
+                "on" if verbose_build else "off"),
+               ("FASTLAUNCH_CACHE_DIR", env.get("FASTLAUNCH_CACHE_DIR", ""), str(cache)),
+               ("FASTLAUNCH_WHEEL_CACHE", env.get("FASTLAUNCH_WHEEL_CACHE", ""), str(wheels))]
     parsed += [("FASTLAUNCH_BACKEND", env.get("FASTLAUNCH_BACKEND", ""), backend),
                ("FASTLAUNCH_STRICT", env.get("FASTLAUNCH_STRICT", ""), "on" if strict else "off"),
                ("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL", ""), npu_impl)]
     extra = {"cann_libraries": libs} if libs else {}
     return Config(enabled=enabled and bool(enabled_by), enabled_by=enabled_by if enabled else "",
                   backend=backend, strict=strict, npu_impl=npu_impl, planned_call=planned_call,
-                  parsed=tuple(parsed), **extra)
+                  torch_accessor=torch_accessor, verbose_build=verbose_build, cache_dir=cache,
+                  wheel_cache=wheels, parsed=tuple(parsed), **extra)
+
+
+def _parse_default_on(env: dict[str, str] | os._Environ, name: str,
+                      parsed: list[tuple[str, str, str]]) -> bool:
+    """A switch that is on unless set to a false value (unset or empty: on)."""
+    raw = env.get(name, "")
+    on = parse_bool(name, raw) if raw.strip() else True
+    parsed.append((name, raw, "on" if on else "off"))
+    return on
 
 
 #: Every environment variable fastlaunch itself reads, with what it does (``doctor``).
+#: The user-facing ones are fields of ``Config``; the last two are not: one is
+#: read by the tests only (tests/helpers/wheels.py, as is
+#: FASTLAUNCH_TRITON_ASCEND_TREES, which fastlaunch never reads), the other is
+#: selfcheck's protocol with the child process it starts.
 VARIABLES = (
     ("FASTLAUNCH", "1 turns fastlaunch on, 0 off (an explicit value wins over the next one)"),
     ("TORCHINDUCTOR_NPU_FAST_LAUNCH", "torch_npu's switch; turns fastlaunch on when FASTLAUNCH "
@@ -104,11 +134,10 @@ VARIABLES = (
                                 "the planned call runs it as a native program)"),
     ("FASTLAUNCH_TORCH_ACCESSOR", "0: read tensor addresses through data_ptr() instead of the "
                                   "torch-built accessor"),
-    ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (accessor, "
-                                 "task-queue shim)"),
-    ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (torch accessor, selfcheck's "
-                             "recorder and reference launchers); default ~/.cache/fastlaunch "
-                             "(empty: the default)"),
+    ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (torch "
+                                 "shims, task-queue shim, selfcheck's recorder and launchers)"),
+    ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (python -m fastlaunch cache lists "
+                             "them); default ~/.cache/fastlaunch (empty: the default)"),
     ("FASTLAUNCH_WHEEL_CACHE", "where the tests download torch-npu / triton-ascend wheels and "
                                "selfcheck --backend fake-npu finds triton-ascend; default "
                                "<cache dir>/wheels"),
@@ -116,30 +145,35 @@ VARIABLES = (
     ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
                                    "the interposition layer into"),
 )
+#: The variables of VARIABLES that are not fields of Config (see above).
+OUTSIDE_CONFIG = ("FASTLAUNCH_OFFLINE", "FASTLAUNCH_SELFCHECK_CHILD")
+
+
+def _cache_dir(env: dict[str, str] | os._Environ) -> Path:
+    base = env.get("FASTLAUNCH_CACHE_DIR", "").strip()
+    if base:
+        return Path(base)
+    xdg = env.get("XDG_CACHE_HOME", "").strip()
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
+
+
+def _wheel_cache(env: dict[str, str] | os._Environ) -> Path:
+    path = env.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
+    return Path(path) if path else _cache_dir(env) / "wheels"
 
 
 def cache_dir() -> Path:
     """Where fastlaunch keeps what it builds at run time: ``FASTLAUNCH_CACHE_DIR``,
     else ``$XDG_CACHE_HOME/fastlaunch``, else ``~/.cache/fastlaunch``. An empty
-    variable counts as unset (never the current directory)."""
-    base = os.environ.get("FASTLAUNCH_CACHE_DIR", "").strip()
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
-
-
-def verbose_build() -> bool:
-    """``FASTLAUNCH_VERBOSE_BUILD``: show the compiler output of run-time builds
-    (read when a build starts, so a deployment step can turn it on alone)."""
-    return parse_bool("FASTLAUNCH_VERBOSE_BUILD", os.environ.get("FASTLAUNCH_VERBOSE_BUILD"))
+    variable counts as unset (never the current directory). Read when used."""
+    return _cache_dir(os.environ)
 
 
 def wheel_cache() -> Path:
     """Where downloaded torch-npu / triton-ascend wheels are kept, for the tests and
-    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``."""
-    path = os.environ.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
-    return Path(path) if path else cache_dir() / "wheels"
+    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``.
+    Read when used."""
+    return _wheel_cache(os.environ)
 
 
 _current: Config | None = None

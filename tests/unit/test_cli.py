@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The README's main command and the diagnostics command run as written."""
 
+import dataclasses
 import json
 import os
 import platform
@@ -13,6 +14,7 @@ import pytest
 import fastlaunch
 from fastlaunch import __main__ as cli
 from fastlaunch import config
+from fastlaunch.runtime import builds
 from fastlaunch.tools import caches
 
 
@@ -62,6 +64,11 @@ def test_doctor():
     assert "python -m fastlaunch selfcheck" in result.stdout
     assert "to report a problem, attach: python -m fastlaunch doctor --json" in result.stdout
     assert "fastlaunch: off (FASTLAUNCH is unset)" in result.stdout
+    config_lines = result.stdout.split("\nconfiguration ")[1].split("\n\n")[0].splitlines()[1:]
+    fields = [f.name for f in dataclasses.fields(config.Config) if f.name != "parsed"]
+    assert [line.split()[0] for line in config_lines] == fields
+    builds_lines = result.stdout.split("\nrun-time builds ")[1].split("\n\n")[0].splitlines()[1:]
+    assert [line.split(":")[0].strip() for line in builds_lines] == list(builds.areas())
 
 
 
@@ -97,6 +104,7 @@ def test_doctor_json_has_what_a_bug_report_needs():
     assert report["python"]["version"] == platform.python_version()
     assert report["enabled"].startswith("on (by FASTLAUNCH)")
     assert report["environment"]["FASTLAUNCH_BACKEND"] == "fake"
+    assert report["config"]["backend"] == "fake" and report["config"]["torch_accessor"] == "True"
     assert report["backends"]["fake"] == "available"
     assert set(report["devices"]) >= {"cuda", "npu"}
 
@@ -161,11 +169,13 @@ def test_cache_lists_and_clears_only_what_fastlaunch_keeps(monkeypatch, tmp_path
 
     assert cli.main(["cache"]) == 0
     out = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
-    assert f"accessor 1.2 MB 1 files {root / 'torch_accessor'}" in out, out
+    assert f"torch_accessor 1.2 MB 1 files {root / 'torch_accessor'}" in out, out
+    assert f"tensor_geometry 0.0 MB 0 files {root / 'tensor_geometry'}" in out, out
     assert f"wheels 0.3 MB 2 files {shared}" in out, out  # not notes.txt
     assert "total 1.5 MB" in out, out
 
-    assert cli.main(["cache", "clear", "--what", "wheels"]) == 0
+    assert cli.main(["cache", "clear", "--what", "wheels", "selfcheck"]) == 0  # an old name too
+    assert not (root / "ascend_reference").exists()
     assert f"wheels removed 0.3 MB (2 files) {shared}" in " ".join(capsys.readouterr().out.split())
     assert sorted(p.name for p in shared.iterdir()) == ["notes.txt"]
     assert (root / "torch_accessor").is_dir()

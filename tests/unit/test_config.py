@@ -91,3 +91,33 @@ def test_cache_dir_treats_empty_as_unset(monkeypatch, env, expected):
     assert config.wheel_cache() == Path(expected).expanduser() / "wheels"
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", "/w")
     assert config.wheel_cache() == Path("/w")
+
+
+def test_every_user_variable_is_a_parsed_config_field():
+    """Each variable of VARIABLES is parsed into Config (doctor shows the meaning),
+    except the test-only and child-protocol ones, which are named as such."""
+    both = {"FASTLAUNCH": "1", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"}  # listed only when set
+    parsed = {name for name, _, _ in config.from_environ(both).parsed}
+    listed = {name for name, _ in config.VARIABLES}
+    assert listed - parsed == set(config.OUTSIDE_CONFIG)
+    assert parsed <= listed
+
+
+@pytest.mark.parametrize(("env", "field", "value"), [
+    ({}, "torch_accessor", True),
+    ({"FASTLAUNCH_TORCH_ACCESSOR": ""}, "torch_accessor", True),
+    ({"FASTLAUNCH_TORCH_ACCESSOR": "0"}, "torch_accessor", False),
+    ({}, "verbose_build", False),
+    ({"FASTLAUNCH_VERBOSE_BUILD": "yes"}, "verbose_build", True),
+    ({"FASTLAUNCH_CACHE_DIR": "/c"}, "cache_dir", Path("/c")),
+    ({"FASTLAUNCH_CACHE_DIR": "/c"}, "wheel_cache", Path("/c/wheels")),
+    ({"FASTLAUNCH_WHEEL_CACHE": "/w"}, "wheel_cache", Path("/w")),
+    ({"FASTLAUNCH_CANN_LIBRARIES": "/a.so:/b.so"}, "cann_libraries", ("/a.so", "/b.so")),
+])
+def test_typed_fields(env, field, value):
+    assert getattr(config.from_environ(env), field) == value
+
+
+def test_a_bad_switch_value_names_the_variable():
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH_TORCH_ACCESSOR='maybe' is not a boolean"):
+        assert config.from_environ({"FASTLAUNCH_TORCH_ACCESSOR": "maybe"}).torch_accessor is False

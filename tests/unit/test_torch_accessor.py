@@ -19,6 +19,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
 
+from fastlaunch import config  # noqa: E402
 from fastlaunch.runtime import (  # noqa: E402
     _core,
     torch_accessor,
@@ -34,9 +35,9 @@ def fresh(monkeypatch, tmp_path):
     monkeypatch.setattr(torch_build, "_states", {})
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(torch_build, "installed_root", lambda: tmp_path / "installed")
-    monkeypatch.delenv("FASTLAUNCH_TORCH_ACCESSOR", raising=False)
     _core.set_tensor_accessor(None)
-    yield tmp_path
+    with config.override(torch_accessor=True):
+        yield tmp_path
     _core.set_tensor_accessor(None)
 
 
@@ -73,17 +74,17 @@ def test_key_covers_torch_python_and_source_not_the_compiler(monkeypatch, tmp_pa
     monkeypatch.setattr(sys, "version", "3.99.0 (other build)")
     assert torch_build.key(SHIM) != base
     monkeypatch.undo()
-    source = tmp_path / "shim.cpp"
+    source = tmp_path / SHIM.source
     source.write_text(SHIM.path.read_text() + "\n// edited\n")
-    monkeypatch.setattr(torch_build, "PACKAGE", tmp_path)
-    edited = torch_build.Shim(SHIM.name, "shim.cpp", SHIM.switch, SHIM.owner)
-    assert torch_build.key(edited) != base
+    monkeypatch.setattr(torch_build, "SOURCES", tmp_path)  # as the CMake step sets it
+    assert SHIM.path == source and torch_build.key(SHIM) != base
 
 
-def test_off_by_environment(fresh, monkeypatch, caplog, imports):
-    monkeypatch.setenv("FASTLAUNCH_TORCH_ACCESSOR", "0")
+def test_off_by_environment(fresh, caplog, imports):
     _place(fresh / "installed")
-    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+    parsed = config.from_environ({"FASTLAUNCH_TORCH_ACCESSOR": "0"})
+    with caplog.at_level(logging.INFO, logger="fastlaunch"), \
+            config.override(torch_accessor=parsed.torch_accessor):
         assert torch_accessor.ensure(build=True) is False
     assert torch_accessor.status() == ("off (FASTLAUNCH_TORCH_ACCESSOR=0); tensor.data_ptr() "
                                        "per tensor")

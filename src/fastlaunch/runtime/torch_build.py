@@ -53,25 +53,37 @@ PROGRESS_S = 10.0  # a progress line this often while a build runs
 
 @dataclasses.dataclass(frozen=True)
 class Shim:
-    """One C++ source built against torch; ``switch`` turns it off with ``0``;
-    ``owner`` is the module whose ``ensure()`` and ``status()`` serve it."""
+    """One C++ source of ``csrc/shims`` built against torch. ``field`` is the
+    ``Config`` switch (``switch`` its variable) that turns it off; ``owner`` is
+    the module whose ``ensure()`` and ``status()`` serve it; ``what`` is its
+    line in ``python -m fastlaunch cache``; its cache folder is its name."""
 
     name: str
-    source: str  # relative to the fastlaunch package
+    source: str  # in csrc/shims
     switch: str
+    field: str
     owner: str
+    what: str
     cflags: tuple[str, ...] = ("-O2",)
 
     @property
     def path(self) -> Path:
-        return PACKAGE / self.source
+        if SOURCES is not None:  # the CMake step: the checkout's folder, given
+            return SOURCES / self.source
+        from . import builds
+
+        return builds.source(f"shims/{self.source}")
 
 
+SOURCES: Path | None = None  # set by ``install-into --sources``
+#: Adding a shim is one line here (its source in csrc/shims, an owner module
+#: with ``ensure``/``status``, and a ``Config`` switch).
 SHIMS = {shim.name: shim for shim in (
-    Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR",
-         "fastlaunch.runtime.torch_accessor"),
-    Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL",
-         "fastlaunch.runtime.tensor_geometry"),
+    Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR", "torch_accessor",
+         "fastlaunch.runtime.torch_accessor", "torch tensor accessor, one build per torch"),
+    Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
+         "fastlaunch.runtime.tensor_geometry",
+         "the planned call's size/stride reader, one build per torch"),
 )}
 
 
@@ -108,8 +120,9 @@ def relative_path(shim: Shim, shim_key: str) -> Path:
 
 
 def cache_root() -> Path:
-    """fastlaunch's one cache folder rule (``config.cache_dir``); run time only,
-    never in the CMake step, which runs this file as a script."""
+    """The folder holding each shim's cache folder (``builds.folder(name)`` is
+    ``cache_root() / name``); run time only, never in the CMake step, which
+    runs this file as a script."""
     from .. import config
 
     return config.cache_dir()
@@ -136,7 +149,8 @@ def lower_priority() -> None:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path) -> None:
+def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
+                 verbose: bool = False) -> None:
     """The child's work: compile in a private folder, then move the library into
     place atomically, so a killed build never leaves half a library. Processes
     that start the same build take turns (a lock file); a later one finds it done."""
@@ -151,22 +165,20 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path) -> 
             return
         with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
             cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
-                               build_directory=tmp,
-                               # the CMake step runs this file as a script: no package
-                               verbose=os.environ.get("FASTLAUNCH_VERBOSE_BUILD") == "1")
+                               build_directory=tmp, verbose=verbose)
             staged = path.with_suffix(f".{os.getpid()}.tmp")
             shutil.copyfile(Path(tmp) / f"{name}.so", staged)
             os.replace(staged, path)
 
 
-def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], None]) -> str:
+def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], None],
+              verbose: bool = False) -> str:
     """Compile ``shim`` into ``path`` in a child process; "" on success, else why not.
-    ``progress`` gets a line every PROGRESS_S seconds."""
+    ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler."""
     env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0")
     command = [sys.executable, str(Path(__file__).resolve()), "compile", str(shim.path),
                module_name(shim, path.parent.name), str(path), "--", *shim.cflags]
-    if idle:
-        command.insert(3, "--idle")
+    command[3:3] = [flag for flag, on in (("--idle", idle), ("--verbose", verbose)) if on]
     start = time.monotonic()
     try:
         with tempfile.TemporaryFile("w+") as output:
@@ -254,7 +266,7 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
     from .. import config
 
     state.decided = True
-    if not config.parse_bool(shim.switch, os.environ.get(shim.switch, "1")):
+    if not getattr(config.get(), shim.field):
         state.status = f"off ({shim.switch}=0)"
         log.info("fastlaunch: %s skipped: %s=0", shim.name, shim.switch)
         return
@@ -277,9 +289,12 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
 def _build(shim: Shim, state: _State, activate: Callable[[object], None], *, idle: bool,
            progress: Callable[[str], None]) -> None:
     """Build into the cache, then load it."""
+    from .. import config
+
     assert state.target is not None
     start = time.monotonic()
-    why = run_build(shim, state.target, idle=idle, progress=progress)
+    why = run_build(shim, state.target, idle=idle, progress=progress,
+                    verbose=config.get().verbose_build)
     if why:
         state.status = f"unavailable ({why})"
         log.warning("fastlaunch: %s %s", shim.name, state.status)
@@ -329,6 +344,20 @@ def ensure(name: str, activate: Callable[[object], None], *, build: bool = False
     return state.status.startswith("active")
 
 
+def _verbose_at_install() -> bool:
+    """``FASTLAUNCH_VERBOSE_BUILD`` as ``Config`` reads it, in the CMake step, where
+    the package does not import yet: config.py (standard library only) is loaded
+    from its file."""
+    spec = importlib.util.spec_from_file_location("_fastlaunch_config", PACKAGE.parent /
+                                                  "config.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up
+    spec.loader.exec_module(module)
+    return module.from_environ().verbose_build
+
+
 def install_into(root: Path) -> int:
     """CMake's step (``--no-build-isolation`` installs): build every shim into
     ``root`` for the torch of this Python, or say why not. Never fails the install."""
@@ -356,7 +385,7 @@ def install_into(root: Path) -> int:
             continue
         say(f"fastlaunch: building {shim.name} against the installed torch (about 30 s)")
         start = time.monotonic()
-        why = run_build(shim, path, idle=False, progress=say)
+        why = run_build(shim, path, idle=False, progress=say, verbose=_verbose_at_install())
         say(f"fastlaunch: {shim.name} " + (f"skipped: {why}" if why else
                                            f"built in {time.monotonic() - start:.0f} s"))
     return 0
@@ -367,18 +396,22 @@ def main(argv: Sequence[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     compile_cmd = sub.add_parser("compile", help="(child) compile one shim into a path")
     compile_cmd.add_argument("--idle", action="store_true", help="at idle priority")
+    compile_cmd.add_argument("--verbose", action="store_true", help="show the compiler output")
     compile_cmd.add_argument("source", type=Path)
     compile_cmd.add_argument("name")
     compile_cmd.add_argument("path", type=Path)
     compile_cmd.add_argument("cflags", nargs="*")
     install_cmd = sub.add_parser("install-into", help="(CMake) build every shim into a folder")
     install_cmd.add_argument("root", type=Path)
+    install_cmd.add_argument("--sources", type=Path, required=True, help="csrc/shims")
     args = parser.parse_args(argv)
     if args.command == "install-into":
+        global SOURCES
+        SOURCES = args.sources
         return install_into(args.root)
     if args.idle:
         lower_priority()
-    compile_into(args.source, args.name, args.cflags, args.path)
+    compile_into(args.source, args.name, args.cflags, args.path, verbose=args.verbose)
     return 0
 
 

@@ -7,6 +7,7 @@ or the error text in that field, never a failed report.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 import platform
@@ -95,6 +96,8 @@ def collect() -> dict[str, Any]:
         "cann": _cann(),
         "devices": _devices(),
         "environment": {name: os.environ.get(name) for name, _ in config.VARIABLES},
+        "config": {f.name: str(getattr(cfg, f.name)) for f in dataclasses.fields(cfg)
+                   if f.name != "parsed"},
         "enabled": autoload.decision(),
         "strict": cfg.strict,
         "backend": cfg.backend,

@@ -12,20 +12,23 @@ import shutil
 from pathlib import Path
 
 from .. import config
+from ..runtime import builds
 
-WHAT = ("accessor", "selfcheck", "wheels")
+#: One entry per build folder (``runtime.builds.areas()``), and the wheel cache.
+WHAT = (*builds.areas(), "wheels")
+#: The names ``--what`` took before each build had its own entry.
+ALIASES = {"accessor": ("torch_accessor",), "selfcheck": ("ascend_reference",)}
 WHEEL_PATTERNS = ("torch_npu-*.whl", "triton_ascend-*.whl", "triton_ascend-*-backend")
-_MEANING = {
-    "accessor": "torch tensor accessor builds, one per torch build and compiler",
-    "selfcheck": "selfcheck's recording CANN runtime and reference launchers",
-    "wheels": "torch-npu / triton-ascend wheels the tests read (and selfcheck fake-npu)",
-}
+_WHEELS = "torch-npu / triton-ascend wheels the tests read (and selfcheck fake-npu)"
 
 
 def folders() -> dict[str, Path]:
-    root = config.cache_dir()
-    return {"accessor": root / "torch_accessor", "selfcheck": root / "ascend_reference",
+    return {**{name: builds.folder(name) for name in builds.areas()},
             "wheels": config.wheel_cache()}
+
+
+def _meaning(name: str) -> str:
+    return _WHEELS if name == "wheels" else builds.areas()[name]
 
 
 def _entries(name: str, path: Path) -> list[Path]:
@@ -56,18 +59,19 @@ def list_lines() -> list[str]:
     for name, path in folders().items():
         size, count = _size(_entries(name, path))
         total += size
-        lines.append(f"  {name:<10}{_mb(size):>10}  {count:>4} files  {path}")
-        lines.append(f"  {'':<10}{_MEANING[name]}")
-    lines.append(f"  {'total':<10}{_mb(total):>10}")
+        lines.append(f"  {name:<18}{_mb(size):>10}  {count:>4} files  {path}")
+        lines.append(f"  {'':<18}{_meaning(name)}")
+    lines.append(f"  {'total':<18}{_mb(total):>10}")
     return lines
 
 
 def clear(what: list[str]) -> list[str]:
     """Remove what fastlaunch keeps in the named caches; one line per cache."""
-    unknown = sorted(set(what) - set(WHAT))
+    unknown = sorted(set(what) - set(WHAT) - set(ALIASES))
     if unknown:
         msg = f"what: got {unknown}, expected some of {list(WHAT)}"
         raise ValueError(msg)
+    what = [n for name in what for n in ALIASES.get(name, (name,))]
     lines = []
     for name, path in folders().items():
         if name not in what:
@@ -79,7 +83,7 @@ def clear(what: list[str]) -> list[str]:
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
-        lines.append(f"  {name:<10}removed {_mb(size)} ({count} files)  {path}")
+        lines.append(f"  {name:<18}removed {_mb(size)} ({count} files)  {path}")
     return lines
 
 

@@ -8,6 +8,7 @@ shows whether it actually installed.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.metadata
 import importlib.util
@@ -124,6 +125,10 @@ def main(as_json: bool = False) -> int:
         print(f"  {name:<30} {value}{decided}")
         print(f"  {'':<30}   {what}")
     print(f"  fastlaunch: {autoload.decision()}; strict: {cfg.strict}; backend: {cfg.backend}")
+    print("\nconfiguration (fastlaunch.config.get(), what the variables above were parsed to)")
+    for field in dataclasses.fields(cfg):
+        if field.name != "parsed":
+            print(f"  {field.name:<16} {getattr(cfg, field.name)!r}")
     problems = _import_targets(cfg)
     print("\nbackends")
     for name in backends.NAMES:
@@ -135,14 +140,19 @@ def main(as_json: bool = False) -> int:
         if name == "npu" and ok:
             extra = f" (launch API: {backends.get('npu').launch_api()})"
         print(f"  {name:<5} {'available' if ok else 'unavailable: ' + why}{extra}")
-    from ..runtime import torch_build
-
-    for name, shim in torch_build.SHIMS.items():  # built against torch: where from, or why not
-        owner = importlib.import_module(shim.owner)
-        owner.ensure()  # looks for an installed or cached build; never builds
-        print(f"  {name}: {owner.status()}")
     for line in _npu_lines():
         print(line)
+    print("\nrun-time builds (one row each; python -m fastlaunch cache lists their folders)")
+    from ..runtime import builds, torch_build
+
+    for name in builds.areas():
+        shim = torch_build.SHIMS.get(name)
+        if shim is None:
+            print(f"  {name}: {builds.row(name)}")
+            continue
+        owner = importlib.import_module(shim.owner)  # built against torch: where from, or why not
+        owner.ensure()  # looks for an installed or cached build; never builds
+        print(f"  {name}: {owner.status()}")
     print("\nintegrations")
     print(f"  torch_npu release: {_npu_release()}")
     from ..integrations.torch_npu import in_tree

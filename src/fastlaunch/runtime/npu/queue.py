@@ -1,36 +1,53 @@
 # SPDX-License-Identifier: Apache-2.0
 """The torch_npu task-queue submitter, built on first use.
 
-``queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` and workspace
-allocator, so it is compiled against the installed torch and torch_npu
-(cached by torch's extension builder under ``TORCH_EXTENSIONS_DIR``) rather
-than when fastlaunch is built.
+``csrc/shims/queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` and
+workspace allocator, so it is compiled against the installed torch and
+torch_npu rather than when fastlaunch is built; torch's extension builder
+keeps it in the ``npu_queue`` build folder (``builds.folder``), one
+subfolder per torch, torch_npu, Python and source.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import sys
+import time
 from pathlib import Path
 
 from ... import config
+from .. import builds
+
+NAME = "npu_queue"
 
 
 @functools.cache
 def _module() -> object:
+    import torch
     import torch_npu
     from torch.utils import cpp_extension
 
     root = Path(torch_npu.__file__).parent
+    source = builds.source("shims/queue_shim.cpp")
+    parts = (torch.__version__, str(getattr(torch.version, "git_version", "")),
+             str(getattr(torch_npu, "__version__", "")), sys.version,
+             hashlib.sha256(source.read_bytes()).hexdigest())
+    folder = builds.folder(NAME) / hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
     module = cpp_extension.load(
         name="fastlaunch_npu_queue",
-        sources=[str(Path(__file__).with_name("queue_shim.cpp"))],
+        build_directory=str(folder),
+        sources=[str(source)],
         extra_include_paths=[str(root / "include"), str(root / "include" / "third_party" /
                                                           "acl" / "inc")],
         extra_ldflags=[f"-L{root / 'lib'}", "-ltorch_npu"],
         extra_cflags=["-O2", "-D_GLIBCXX_USE_CXX11_ABI=" +
                       str(int(getattr(__import__("torch")._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
-        verbose=config.verbose_build(),
+        verbose=config.get().verbose_build,
     )
+    builds.note(NAME, f"loaded {module.__file__} ({time.monotonic() - start:.1f} s)")
     return module
 
 

@@ -22,6 +22,8 @@ from . import interpose
 from .report import EXIT_MISMATCH, EXIT_OK, EXIT_UNCHECKED, EXIT_USAGE, Report, unchecked
 
 BACKENDS = ("auto", "cuda", "npu", "fake-npu")
+# Selfcheck's protocol with the child it starts, not a user's switch: so not a
+# Config field (config.OUTSIDE_CONFIG; docs/configuration.md says so too).
 _CHILD_ENV = "FASTLAUNCH_SELFCHECK_CHILD"
 
 EPILOG = f"""exit status:

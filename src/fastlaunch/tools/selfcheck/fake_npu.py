@@ -207,7 +207,7 @@ def run(ascend_backend: str | None, programs: list[str] | None = None) -> Report
 def _recorder() -> tuple[ar.CannRecorder, str]:
     """The recording runtime from the cache, rebuilt once when the cached build does
     not load (a truncated or corrupt file); with what was done, for the report."""
-    folder = config.cache_dir() / "ascend_reference"
+    folder = ar.cache_root()
     path = ar.build_recorder(folder)
     try:
         return ar.CannRecorder(path), "recording fake CANN"

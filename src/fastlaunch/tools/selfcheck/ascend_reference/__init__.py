@@ -4,7 +4,7 @@
 The reference is not our reading of triton-ascend: its launcher generator
 (``generate_npu_wrapper_src``, ``make_launcher`` on newer branches, in
 ``triton/backends/ascend/driver.py``) renders the C++ source for each case,
-g++ builds it against the stub headers in ``cann_recorder/include`` and
+g++ builds it against the stub headers in ``csrc/testing/cann_recorder/include`` and
 links it to the recorder (``recorder.c``), and its ``launch(...)`` is called
 with Python values. fastlaunch's NPU backend then runs the same case against
 the same recorder; ``observe`` turns each side's calls into comparable

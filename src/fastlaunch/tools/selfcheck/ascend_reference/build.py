@@ -14,16 +14,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ....runtime import builds
 from .generator import Generator
 from .toolchain import (
+    AREA,
     INCLUDE,
     RECORDER_C,
-    Unavailable,
+    c_compiler,
     cache_root,
     compiler,
     digest,
     headers_digest,
-    run,
 )
 
 RECORDER_PARTS = ("rt", "services")  # what recorder.c's REC_WITHOUT_* leave out
@@ -44,18 +45,12 @@ def build_recorder(directory: Path | None = None, without: Sequence[str] = ()) -
     out = folder / name
     if out.is_file():
         return out
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f"tmp{os.getpid()}-{name}"
-    cc = shutil.which("gcc") or shutil.which("cc")
-    if cc is None:
-        msg = "no C compiler to build the recording CANN runtime"
-        raise Unavailable(msg)
+    cc = c_compiler()
     # -Bsymbolic: builds loaded side by side each keep their own state and entry points.
-    run([cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", f"-I{INCLUDE}",
-         *(f"-DREC_WITHOUT_{p.upper()}" for p in parts), "-Wl,-Bsymbolic",
-         f"-Wl,-soname,{name}", str(RECORDER_C), "-o", str(tmp)])
-    tmp.replace(out)
-    return out
+    return builds.build(AREA, out, lambda tmp: [
+        cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", f"-I{INCLUDE}",
+        *(f"-DREC_WITHOUT_{p.upper()}" for p in parts), "-Wl,-Bsymbolic",
+        f"-Wl,-soname,{name}", RECORDER_C, "-o", tmp])
 
 
 _STRUCT = re.compile(r"struct __attribute__\(\(packed\)\) \{(.*?)\} args = \{", re.S)
@@ -130,18 +125,20 @@ def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"{module}{sysconfig.get_config_var('EXT_SUFFIX')}"
     if not out.is_file():
+        cxx = compiler()
         work = folder / f"{module}.build{os.getpid()}"
         work.mkdir(exist_ok=True)
         (work / "precompiled.h").write_text(header)
         src = work / "batch.cpp"
         src.write_text(_batch_source(header, sources, module))
-        tmp = work / out.name
-        run([compiler(), "-shared", "-fPIC", "-O0", "-std=c++17", "-w",
-             f"-I{work}", f"-I{INCLUDE}", f"-I{sysconfig.get_paths()['include']}",
-             str(src), "-o", str(tmp), f"-L{recorder.parent}",
-             "-l:" + recorder.name, f"-Wl,-rpath,{recorder.parent}"])
-        tmp.replace(out)
-        shutil.rmtree(work, ignore_errors=True)
+        try:
+            builds.build(AREA, out, lambda tmp: [
+                cxx, "-shared", "-fPIC", "-O0", "-std=c++17", "-w",
+                f"-I{work}", f"-I{INCLUDE}", f"-I{sysconfig.get_paths()['include']}",
+                src, "-o", tmp, f"-L{recorder.parent}",
+                "-l:" + recorder.name, f"-Wl,-rpath,{recorder.parent}"])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     spec = importlib.util.spec_from_file_location(module, out)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The recording CANN runtime (``cann_recorder/recorder.c``) seen from Python."""
+"""The recording CANN runtime (``csrc/testing/cann_recorder/recorder.c``) seen from Python."""
 
 from __future__ import annotations
 

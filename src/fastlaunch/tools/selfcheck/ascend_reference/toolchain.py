@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
-from .... import config
+from ....runtime import builds
 
-HERE = Path(__file__).resolve().parent.parent / "cann_recorder"
+HERE = builds.source("testing/cann_recorder")
 INCLUDE = HERE / "include"
 RECORDER_C = HERE / "recorder.c"
+AREA = "ascend_reference"  # the build folder (runtime.builds) of the recorder and launchers
 
 
 class Unavailable(RuntimeError):
@@ -21,15 +19,23 @@ class Unavailable(RuntimeError):
 
 
 def cache_root() -> Path:
-    path = config.cache_dir() / "ascend_reference"
+    path = builds.folder(AREA)
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def compiler() -> str:
-    found = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("c++")
+    found = builds.cxx_compiler()
     if found is None:
         msg = "no C++ compiler (g++) to build triton-ascend's launcher"
+        raise Unavailable(msg)
+    return found
+
+
+def c_compiler() -> str:
+    found = builds.c_compiler()
+    if found is None:
+        msg = "no C compiler to build the recording CANN runtime"
         raise Unavailable(msg)
     return found
 
@@ -48,9 +54,3 @@ def headers_digest() -> str:
     return digest(*(p.read_bytes() for p in sorted(INCLUDE.rglob("*.h"))),
                    RECORDER_C.read_bytes())
 
-
-def run(cmd: list[str]) -> None:
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        msg = f"{' '.join(cmd[:3])} ... failed:\n{done.stderr[-4000:]}"
-        raise RuntimeError(msg)

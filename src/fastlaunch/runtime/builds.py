@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Native code compiled after install: where its sources are, where each build
+is kept, and what this process built or found there.
+
+Every such build goes through here, so there is one rule for each question:
+
+* ``source()``: a file under ``csrc/``: the checkout's in a source tree (an
+  editable install reads what the developer edits), else the copy the wheel
+  ships under ``fastlaunch/csrc`` (CMakeLists.txt installs it);
+* ``folder(name)``: the build's cache folder, ``config.cache_dir() / name``,
+  for a name in ``areas()`` (what ``python -m fastlaunch cache`` lists);
+* ``build()``: one compiler line into a private file, moved into place, with
+  one INFO line; ``row(name)`` is the build's ``doctor`` row.
+
+The torch shims (``torch_build``) keep their own child-process build, since
+they must also run as a script at install; they use ``source`` and ``folder``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .. import config
+
+log = logging.getLogger("fastlaunch.runtime.builds")
+PACKAGE = Path(__file__).resolve().parents[1]  # the fastlaunch package
+CHECKOUT = PACKAGE.parents[1]  # <checkout>/src/fastlaunch -> <checkout>
+
+#: Cache folders of the builds that are not torch shims (those come from
+#: ``torch_build.SHIMS``), with what each holds.
+AREAS = {
+    "npu_queue": "torch_npu task-queue shim, one build per torch and torch_npu",
+    "ascend_reference": "selfcheck's recording CANN runtime and reference launchers",
+    "bench": "the benchmarks' C launchers (benchmarks/, from a checkout)",
+}
+
+
+class BuildFailed(RuntimeError):
+    """A compiler line failed; the message ends with its output."""
+
+
+def areas() -> dict[str, str]:
+    """Every build's cache folder name and what it holds, the torch shims first."""
+    from . import torch_build
+
+    return {**{name: shim.what for name, shim in torch_build.SHIMS.items()}, **AREAS}
+
+
+def source_roots() -> list[Path]:
+    """Where ``csrc/`` is looked for, in order: a source checkout's, the installed copy."""
+    checkout = CHECKOUT / "csrc"
+    roots = [checkout] if (CHECKOUT / "CMakeLists.txt").is_file() else []
+    return [*roots, PACKAGE / "csrc"]
+
+
+def source(relative: str) -> Path:
+    """The file (or folder) ``csrc/<relative>``."""
+    for root in source_roots():
+        path = root / relative
+        if path.exists():
+            return path
+    looked = " and ".join(str(root / relative) for root in source_roots())
+    msg = f"fastlaunch's native source {relative} is missing (looked in {looked})"
+    raise FileNotFoundError(msg)
+
+
+def folder(name: str) -> Path:
+    """The cache folder of build ``name``: ``config.cache_dir() / name``."""
+    known = areas()
+    if name not in known:
+        msg = f"build: got {name!r}, expected one of {sorted(known)}"
+        raise ValueError(msg)
+    return config.cache_dir() / name
+
+
+def key(*parts: str | bytes) -> str:
+    """A content key: what is built from these parts is kept under it."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def c_compiler() -> str | None:
+    """The C compiler (``CC``, else gcc, else cc), or None."""
+    return next((p for p in (os.environ.get("CC"), "gcc", "cc") if p and shutil.which(p)), None)
+
+
+def cxx_compiler() -> str | None:
+    """The C++ compiler (``CXX``, else g++, else c++), or None."""
+    found = (shutil.which(p) for p in (os.environ.get("CXX"), "g++", "c++") if p)
+    return next((p for p in found if p), None)
+
+
+_rows: dict[str, str] = {}  # name -> what this process last did with that build
+
+
+def note(name: str, line: str) -> None:
+    """Record (and log, once at INFO) what this process did with build ``name``,
+    for builds made by another builder (torch's, for the task-queue shim)."""
+    _rows[name] = line
+    log.info("fastlaunch: %s %s", name, line)
+
+
+def row(name: str) -> str:
+    """The build's doctor row: what is cached, and what this process did with it."""
+    path = folder(name)
+    count = sum(1 for p in path.rglob("*.so") if p.is_file()) if path.is_dir() else 0
+    line = f"{count} build{'s' * (count != 1)} cached in {path}"
+    return f"{line}; this process: {_rows[name]}" if name in _rows else line
+
+
+def build(name: str, out: Path, command: Callable[[Path], Sequence[str]]) -> Path:
+    """``out`` (in ``folder(name)``), built unless it is there: ``command(tmp)``
+    is a compiler line writing ``tmp``, which is then moved onto ``out``, so a
+    killed build never leaves half a library; builders of one folder take
+    turns. One INFO line per build; ``FASTLAUNCH_VERBOSE_BUILD=1`` shows the
+    compiler's output. Raises BuildFailed with its last output."""
+    import fcntl
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if out.is_file():
+            _rows[name] = f"found {out}"
+            return out
+        tmp = out.with_name(f"tmp{os.getpid()}-{out.name}")
+        cmd = [str(part) for part in command(tmp)]
+        verbose = config.get().verbose_build
+        start = time.monotonic()
+        done = subprocess.run(cmd, capture_output=not verbose, text=True, check=False)
+        if done.returncode != 0:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            _rows[name] = f"build failed (exit {done.returncode})"
+            log.warning("fastlaunch: %s build of %s failed (exit %d)", name, out.name,
+                        done.returncode)
+            msg = f"{' '.join(cmd[:3])} ... failed:\n{(done.stderr or '')[-4000:]}"
+            raise BuildFailed(msg)
+        tmp.replace(out)
+        note(name, f"built {out} in {time.monotonic() - start:.1f} s")
+    return out

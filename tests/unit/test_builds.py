@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: Apache-2.0
+"""fastlaunch.runtime.builds, the one helper of every build made after install:
+where sources are found (checkout, then the installed copy), the one cache
+folder rule, one log line per build, atomic placement, failures with the
+compiler's output, and the rows doctor and ``cache`` show."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from fastlaunch import config
+from fastlaunch.runtime import builds, torch_build
+from fastlaunch.tools import caches
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sources_come_from_the_checkout_in_a_source_tree():
+    assert builds.source("shims/torch_accessor.cpp") == ROOT / "csrc" / "shims" / \
+        "torch_accessor.cpp"
+    assert builds.source("testing/cann_recorder").is_dir()
+
+
+def test_an_installed_package_finds_the_copy_it_ships(monkeypatch, tmp_path):
+    """A wheel install has no checkout around it: the copy under fastlaunch/csrc."""
+    package = tmp_path / "site-packages" / "fastlaunch"
+    (package / "csrc" / "shims").mkdir(parents=True)
+    (package / "csrc" / "shims" / "x.cpp").write_text("// shipped")
+    monkeypatch.setattr(builds, "PACKAGE", package)
+    monkeypatch.setattr(builds, "CHECKOUT", tmp_path)  # no CMakeLists.txt here
+    assert builds.source_roots() == [package / "csrc"]
+    assert builds.source("shims/x.cpp") == package / "csrc" / "shims" / "x.cpp"
+    with pytest.raises(FileNotFoundError, match=re.escape(
+            f"native source shims/y.cpp is missing (looked in {package / 'csrc/shims/y.cpp'})")):
+        builds.source("shims/y.cpp")
+
+
+def test_the_cmake_rules_ship_what_is_compiled_after_install():
+    text = (ROOT / "CMakeLists.txt").read_text()
+    assert "install(DIRECTORY csrc/shims csrc/testing DESTINATION fastlaunch/csrc)" in text
+    assert "${CMAKE_CURRENT_SOURCE_DIR}/csrc/shims/*.cpp" in text  # the shims step's inputs
+
+
+def test_every_shim_source_is_registered():
+    """Adding a shim is one line in torch_build.SHIMS; the task-queue shim is built
+    by its own module (runtime/npu/queue.py) on first use."""
+    on_disk = {p.name for p in (ROOT / "csrc" / "shims").glob("*.cpp")}
+    registered = {shim.source for shim in torch_build.SHIMS.values()}
+    assert on_disk == registered | {"queue_shim.cpp"}
+    for shim in torch_build.SHIMS.values():
+        assert shim.path.is_file() and hasattr(config.get(), shim.field), shim
+
+
+def test_one_cache_folder_rule(monkeypatch, tmp_path):
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    assert list(builds.areas())[:2] == ["torch_accessor", "tensor_geometry"]
+    for name in builds.areas():
+        assert builds.folder(name) == tmp_path / name
+        assert caches.folders()[name] == tmp_path / name
+    with pytest.raises(ValueError, match=r"build: got 'nope', expected one of \["):
+        builds.folder("nope")
+
+
+def _cc():
+    return builds.c_compiler() or pytest.skip("no C compiler")
+
+
+def test_a_build_is_logged_once_and_placed_whole(monkeypatch, tmp_path, caplog):
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    cc = _cc()
+    src = tmp_path / "x.c"
+    src.write_text("int fl_x(void) { return 7; }\n")
+    out = builds.folder("bench") / "k" / "x.so"
+    seen = []
+
+    def command(tmp):
+        seen.append(tmp)
+        return [cc, "-shared", "-fPIC", src, "-o", tmp]
+
+    with caplog.at_level(logging.INFO, logger="fastlaunch"):
+        assert builds.build("bench", out, command) == out
+        assert builds.build("bench", out, command) == out  # there: not built again
+    assert len(seen) == 1 and seen[0].parent == out.parent and seen[0] != out
+    assert not seen[0].exists() and out.is_file()
+    (line,) = [r.getMessage() for r in caplog.records if r.name.startswith("fastlaunch")]
+    assert re.fullmatch(rf"fastlaunch: bench built {re.escape(str(out))} in \d+\.\d s", line)
+    assert builds.row("bench") == f"1 build cached in {tmp_path / 'bench'}; this process: " \
+                                  f"found {out}"
+
+
+def test_a_failed_build_raises_with_the_compiler_output(monkeypatch, tmp_path, caplog):
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    cc = _cc()
+    src = tmp_path / "bad.c"
+    src.write_text("this is not C\n")
+    out = builds.folder("bench") / "bad.so"
+    with caplog.at_level(logging.WARNING, logger="fastlaunch"), \
+            pytest.raises(builds.BuildFailed, match=r"failed:\n.*bad\.c"):
+        builds.build("bench", out, lambda tmp: [cc, "-shared", src, "-o", tmp])
+    assert not out.exists() and list(out.parent.glob("tmp*")) == []
+    assert builds.row("bench").endswith("this process: build failed (exit 1)")
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("fastlaunch")] == [
+        "fastlaunch: bench build of bad.so failed (exit 1)"]
+
+
+def test_verbose_build_shows_the_compiler_output(monkeypatch, tmp_path, capfd):
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
+    cc = _cc()
+    src = tmp_path / "w.c"
+    src.write_text('#warning "fastlaunch-visible"\nint fl_w(void) { return 1; }\n')
+    with config.override(verbose_build=True):
+        builds.build("bench", builds.folder("bench") / "w.so",
+                     lambda tmp: [cc, "-shared", "-fPIC", src, "-o", tmp])
+    assert "fastlaunch-visible" in capfd.readouterr().err
+    with config.override(verbose_build=False):
+        builds.build("bench", builds.folder("bench") / "w2.so",
+                     lambda tmp: [cc, "-shared", "-fPIC", src, "-o", tmp])
+    assert "fastlaunch-visible" not in capfd.readouterr().err
