@@ -19,10 +19,16 @@ from fastlaunch.tools import caches
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_sources_come_from_the_checkout_in_a_source_tree():
-    assert builds.source("shims/torch_accessor.cpp") == ROOT / "csrc" / "shims" / \
-        "torch_accessor.cpp"
-    assert builds.source("testing/cann_recorder").is_dir()
+def test_sources_come_from_the_checkout_else_the_installed_copy():
+    """Run from the checkout (editable install), its csrc/; from an installed wheel
+    (tox), the copy the wheel ships, the same bytes as the checkout's."""
+    expected = ROOT / "csrc" if builds.CHECKOUT == ROOT else builds.PACKAGE / "csrc"
+    for relative in ("shims/torch_accessor.cpp", "shims/tensor_geometry.cpp",
+                     "shims/queue_shim.cpp", "testing/cann_recorder/recorder.c",
+                     "testing/cann_recorder/include/recorder.h"):
+        path = builds.source(relative)
+        assert path == expected / relative
+        assert path.read_bytes() == (ROOT / "csrc" / relative).read_bytes()
 
 
 def test_an_installed_package_finds_the_copy_it_ships(monkeypatch, tmp_path):
@@ -61,6 +67,8 @@ def test_one_cache_folder_rule(monkeypatch, tmp_path):
     for name in builds.areas():
         assert builds.folder(name) == tmp_path / name
         assert caches.folders()[name] == tmp_path / name
+    for name, shim in torch_build.SHIMS.items():
+        assert torch_build.cached_path(shim, "k").parent == tmp_path / name / "k"
     with pytest.raises(ValueError, match=r"build: got 'nope', expected one of \["):
         builds.folder("nope")
 
@@ -120,3 +128,17 @@ def test_verbose_build_shows_the_compiler_output(monkeypatch, tmp_path, capfd):
         builds.build("bench", builds.folder("bench") / "w2.so",
                      lambda tmp: [cc, "-shared", "-fPIC", src, "-o", tmp])
     assert "fastlaunch-visible" not in capfd.readouterr().err
+
+
+def test_install_time_shims_are_looked_for_where_cmake_installs_them():
+    """CMake installs _core into fastlaunch/runtime and the shims built at install
+    into fastlaunch/torch_shims: the helper must look there (it looked in
+    fastlaunch/runtime/torch_shims, so an install-time build was never used)."""
+    from fastlaunch.runtime import _core
+
+    text = (ROOT / "CMakeLists.txt").read_text()
+    core = re.search(r"install\(TARGETS _core DESTINATION (\S+)\)", text).group(1)
+    shims = re.search(r"install\(DIRECTORY \$\{FASTLAUNCH_SHIM_DIR\}/ DESTINATION (\S+)",
+                      text).group(1)
+    package = Path(_core.__file__).resolve().parents[len(Path(core).parts)]
+    assert torch_build.installed_root() == package / shims

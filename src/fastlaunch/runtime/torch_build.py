@@ -119,21 +119,22 @@ def relative_path(shim: Shim, shim_key: str) -> Path:
     return Path(shim.name) / shim_key / f"{module_name(shim, shim_key)}.so"
 
 
-def cache_root() -> Path:
-    """The folder holding each shim's cache folder (``builds.folder(name)`` is
-    ``cache_root() / name``); run time only, never in the CMake step, which
-    runs this file as a script."""
-    from .. import config
+def cached_path(shim: Shim, shim_key: str) -> Path:
+    """Where a build made after install lies: in the shim's build folder
+    (``builds.folder``, the one cache rule); run time only, never in the CMake
+    step, which runs this file as a script."""
+    from . import builds
 
-    return config.cache_dir()
+    return builds.folder(shim.name) / relative_path(shim, shim_key).relative_to(shim.name)
 
 
 def installed_root() -> Path:
-    """Where an install-time build lies: next to the extension (in an editable
-    install that is site-packages, not the source tree)."""
+    """Where an install-time build lies: ``fastlaunch/torch_shims`` in the folder
+    the extension was installed into (in an editable install that is
+    site-packages, not the source tree); CMakeLists.txt installs it there."""
     from . import _core
 
-    return Path(_core.__file__).resolve().parent / "torch_shims"
+    return Path(_core.__file__).resolve().parents[1] / "torch_shims"
 
 
 def lower_priority() -> None:
@@ -275,15 +276,15 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
         log.info("fastlaunch: %s skipped: torch is not installed", shim.name)
         return
     state.key = key(shim)
-    relative = relative_path(shim, state.key)
-    for where, root in (("installed with fastlaunch", installed_root()),
-                        ("cached build", cache_root())):
-        if (root / relative).exists():
-            _activate(shim, state, root / relative, where, activate)
+    installed, cached = installed_root() / relative_path(shim, state.key), cached_path(
+        shim, state.key)
+    for where, path in (("installed with fastlaunch", installed), ("cached build", cached)):
+        if path.exists():
+            _activate(shim, state, path, where, activate)
             return
-    state.target = cache_root() / relative
+    state.target = cached
     state.status = (f"not built for this torch (looked in {installed_root() / shim.name} "
-                    f"and {cache_root() / shim.name})")
+                    f"and {cached.parent.parent})")
 
 
 def _build(shim: Shim, state: _State, activate: Callable[[object], None], *, idle: bool,

@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import sys
+from pathlib import Path
 
 from .. import config
 from .._version import __version__
@@ -128,7 +129,8 @@ def main(as_json: bool = False) -> int:
     print("\nconfiguration (fastlaunch.config.get(), what the variables above were parsed to)")
     for field in dataclasses.fields(cfg):
         if field.name != "parsed":
-            print(f"  {field.name:<16} {getattr(cfg, field.name)!r}")
+            value = getattr(cfg, field.name)
+            print(f"  {field.name:<16} {value if isinstance(value, Path) else repr(value)}")
     problems = _import_targets(cfg)
     print("\nbackends")
     for name in backends.NAMES:
