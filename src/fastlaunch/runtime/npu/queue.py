@@ -11,7 +11,6 @@ subfolder per torch, torch_npu, Python and source.
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
 import time
 from pathlib import Path
@@ -30,10 +29,9 @@ def _module() -> object:
 
     root = Path(torch_npu.__file__).parent
     source = builds.source("shims/queue_shim.cpp")
-    parts = (torch.__version__, str(getattr(torch.version, "git_version", "")),
-             str(getattr(torch_npu, "__version__", "")), sys.version,
-             hashlib.sha256(source.read_bytes()).hexdigest())
-    folder = builds.folder(NAME) / hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+    folder = builds.folder(NAME) / builds.key(
+        torch.__version__, str(getattr(torch.version, "git_version", "")),
+        str(getattr(torch_npu, "__version__", "")), sys.version, source.read_bytes())
     folder.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     module = cpp_extension.load(
@@ -44,7 +42,7 @@ def _module() -> object:
                                                           "acl" / "inc")],
         extra_ldflags=[f"-L{root / 'lib'}", "-ltorch_npu"],
         extra_cflags=["-O2", "-D_GLIBCXX_USE_CXX11_ABI=" +
-                      str(int(getattr(__import__("torch")._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
+                      str(int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
         verbose=config.get().verbose_build,
     )
     builds.note(NAME, f"loaded {module.__file__} ({time.monotonic() - start:.1f} s)")
