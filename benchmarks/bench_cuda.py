@@ -214,8 +214,8 @@ def bench_single_kernel(raw) -> dict:
         watch.at("timed rounds")
     planned = bound.plan
     assert planned is not None, fastlaunch.stats()
-    native = planned.plan
-    buf = native.plan.pack(args)
+    native = planned.plan.native
+    buf = planned.plan.packer.pack(args)
     cbuf = ctypes.create_string_buffer(buf, len(buf))
     grid = planned.static_grid or planned.grid(*args)
     stream = torch.cuda.current_stream().cuda_stream
@@ -235,11 +235,10 @@ def bench_single_kernel(raw) -> dict:
         return samples
 
     static_launcher = static_tuner.launchers[0]
-    backend = planned.backend
     variants = {
         "layer: PlannedLaunch (no routing)": lambda: planned(args, stream),
-        "layer: backend.launch (no grid, no checks)":
-            lambda: backend.launch(native, stream, grid, args),
+        "layer: plan.submit (no grid, no checks)":
+            lambda: planned.plan.submit(stream, grid, args),
         "layer: native launch (C++ pack + cuLaunchKernel)":
             lambda: native.launch(stream, grid, args),
         "part: C++ pack only (no launch)": lambda: native.plan.pack(args),

@@ -104,7 +104,7 @@ def main() -> int:
         for _ in range(3):
             bare_slot[0](*args, stream=stream)
         bare_site = bare_slot[0]
-        native = bound.plan.plan
+        native = bound.plan.plan.native
         assert native.api == "rt"
         metadata = {"kernel_name": spec.name, "tensor_kinds": [0, 0, 0, 1]}
 

@@ -4,9 +4,8 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
-#include "cuda_launch.h"
 #include "fast_site.h"
-#include "npu_launch.h"
+#include "launcher.h"
 #include "plan.h"
 
 namespace py = pybind11;
@@ -141,6 +140,74 @@ py::bytes Pack(const Plan& plan, py::handle args, py::handle grid, py::handle wo
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
+// One attribute of the site description, or InputError naming it.
+py::object SiteField(py::handle site, const char* name) {
+  PyObject* value = PyObject_GetAttrString(site.ptr(), name);
+  if (value == nullptr) {
+    ClearOrThrow();
+    throw InputError(std::string("site.") + name + ": missing, expected a FastSiteSpec field",
+                     "bad_plan");
+  }
+  return py::reinterpret_steal<py::object>(value);
+}
+
+PyObject* OptionalCallable(const py::object& value, const std::string& field) {
+  if (value.is_none()) return nullptr;
+  if (!PyCallable_Check(value.ptr())) BadPlan(field, value, "None or a callable");
+  return value.ptr();
+}
+
+py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle site) {
+  if (!PyCallable_Check(router.ptr())) BadPlan("router", router, "a callable (the router)");
+  py::object on_error = py::reinterpret_steal<py::object>(
+      PyObject_GetAttrString(router.ptr(), "fast_site_failed"));
+  if (!on_error) ClearOrThrow();
+  if (!on_error || !PyCallable_Check(on_error.ptr())) {
+    BadPlan("router", router, "a router with a callable fast_site_failed(site, exc, args, stream)");
+  }
+  if (!py::isinstance<Launcher>(native)) {
+    BadPlan("native", native, "a native launcher (fastlaunch.runtime._core.Launcher)");
+  }
+  const py::object autotuner = SiteField(site, "autotuner");
+  const py::object launcher = SiteField(site, "launcher");
+  const py::object profiler = SiteField(site, "profiler");
+  const py::object maybe_full = SiteField(site, "maybe_full");
+  const py::object hooks = SiteField(site, "hooks");
+  const py::object grid = SiteField(site, "grid");
+  const py::object fixed = SiteField(site, "fixed");
+  const py::object static_grid = SiteField(site, "static_grid");
+  const py::object program = SiteField(site, "grid_program");
+  FastSiteArgs a{};
+  a.fallback = router.ptr();
+  a.on_error = on_error.ptr();
+  a.site = site.ptr();
+  a.native = native.cast<std::shared_ptr<Launcher>>();
+  a.autotuner = autotuner.ptr();
+  a.launcher = launcher.ptr();
+  a.profiler = profiler.ptr();
+  a.maybe_full = OptionalCallable(maybe_full, "site.maybe_full");
+  if (!PyTuple_Check(hooks.ptr())) BadPlan("site.hooks", hooks, "a tuple of sized containers");
+  a.hooks = hooks.ptr();
+  a.grid = OptionalCallable(grid, "site.grid");
+  if (!PyTuple_Check(fixed.ptr())) BadPlan("site.fixed", fixed, "a tuple");
+  a.fixed = fixed.ptr();
+  a.input_count = ReadInt<Py_ssize_t>(SiteField(site, "input_count"), "site.input_count", 0,
+                                      PY_SSIZE_T_MAX);
+  if (!static_grid.is_none()) a.static_grid = ReadGridArg(static_grid);
+  if (a.grid == nullptr && !a.static_grid) {
+    BadPlan("site.grid", grid, "a callable (the site has no static grid)");
+  }
+  a.best_launcher_mode = ReadFlag(SiteField(site, "best_launcher_mode"),
+                                  "site.best_launcher_mode");
+  if (!PyTuple_Check(program.ptr())) BadPlan("site.grid_program", program, "a tuple of ints");
+  for (size_t i = 0; i < static_cast<size_t>(PyTuple_GET_SIZE(program.ptr())); ++i) {
+    a.grid_program.push_back(ReadInt<int64_t>(PyTuple_GET_ITEM(program.ptr(), i),
+                                              "site.grid_program[" + std::to_string(i) + "]",
+                                              INT64_MIN, INT64_MAX));
+  }
+  return py::reinterpret_steal<py::object>(MakeFastSite(a));
+}
+
 }  // namespace
 
 CallArgs ReadCall(py::handle stream, py::handle grid, py::handle args) {
@@ -164,45 +231,15 @@ void BindCore(py::module_& m) {
   if (!InitFastSiteType(m.ptr())) throw py::error_already_set();
   m.def("fast_hits", &FastHits, "launches made by FastSite objects since the last reset");
   m.def("reset_fast_hits", &ResetFastHits);
-  m.def(
-      "make_fast_site",
-      [](py::handle fallback, py::handle on_error, py::handle autotuner, py::handle launcher,
-         py::handle profiler, py::handle maybe_full, py::handle hooks, py::handle grid,
-         std::optional<std::array<int64_t, 3>> static_grid, py::handle fixed,
-         py::handle native, Py_ssize_t input_count, bool best_launcher_mode,
-         std::vector<int64_t> grid_program) {
-        FastSiteArgs a{};
-        a.fallback = fallback.ptr();
-        a.on_error = on_error.ptr();
-        a.autotuner = autotuner.ptr();
-        a.launcher = launcher.ptr();
-        a.profiler = profiler.ptr();
-        a.maybe_full = maybe_full.is_none() ? nullptr : maybe_full.ptr();
-        a.hooks = hooks.ptr();
-        a.grid = grid.is_none() ? nullptr : grid.ptr();
-        a.fixed = fixed.ptr();
-        a.native = native.ptr();
-        if (py::isinstance<CudaLauncher>(native)) {
-          a.cuda = native.cast<const CudaLauncher*>();
-        } else if (py::isinstance<NpuLauncher>(native)) {
-          a.npu = native.cast<const NpuLauncher*>();
-        } else {
-          throw InputError("native: expected a CudaLauncher or NpuLauncher");
-        }
-        a.input_count = input_count;
-        a.static_grid = static_grid;
-        a.best_launcher_mode = best_launcher_mode;
-        a.grid_program = std::move(grid_program);
-        if (a.grid == nullptr && !static_grid) {
-          throw InputError("grid: expected a callable or a static grid");
-        }
-        return py::reinterpret_steal<py::object>(MakeFastSite(a));
-      },
-      py::arg("fallback"), py::arg("on_error"), py::arg("autotuner"), py::arg("launcher"),
-      py::arg("profiler"), py::arg("maybe_full"), py::arg("hooks"), py::arg("grid"),
-      py::arg("static_grid"), py::arg("fixed"), py::arg("native"), py::arg("input_count"),
-      py::arg("best_launcher_mode"), py::arg("grid_program") = std::vector<int64_t>{},
-      "A FastSite: the steady state of one planned call site.");
+  py::class_<Launcher, std::shared_ptr<Launcher>>(
+      m, "Launcher", "A native launcher (launcher.h): a CudaLauncher or an NpuLauncher.")
+      .def_property_readonly("plan", &Launcher::plan);
+  m.def("make_fast_site", &MakeFastSiteFrom, py::arg("router"), py::arg("native"),
+        py::arg("site"),
+        "A FastSite: the steady state of one planned call site. `router` is called for "
+        "every call it does not launch, `router.fast_site_failed(site, exc, args, stream)` "
+        "for every error from the grid on; `native` is the plan's native launcher; `site` "
+        "the call site's description (fastlaunch.engine.routing.FastSiteSpec).");
 
   py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
       .def(py::init(&MakePlan), py::arg("abi"), py::arg("signature"), py::kw_only(),

@@ -33,7 +33,7 @@ int64_t IntArg(py::handle value, const char* field, int64_t lo, int64_t hi) {
                    std::to_string(hi) + "]");
 }
 
-std::unique_ptr<CudaLauncher> MakeLauncher(py::handle plan, py::handle function,
+std::shared_ptr<CudaLauncher> MakeLauncher(py::handle plan, py::handle function,
                                            py::handle num_warps, py::handle shared,
                                            py::handle device) {
   if (!py::isinstance<Plan>(plan)) {
@@ -42,7 +42,7 @@ std::unique_ptr<CudaLauncher> MakeLauncher(py::handle plan, py::handle function,
   }
   auto p = py::cast<std::shared_ptr<Plan>>(plan);
   auto fn = static_cast<uint64_t>(IntArg(function, "function", 0, INT64_MAX));
-  return std::make_unique<CudaLauncher>(
+  return std::make_shared<CudaLauncher>(
       std::move(p), fn, static_cast<int>(IntArg(num_warps, "num_warps", 1, 32)),
       static_cast<unsigned>(IntArg(shared, "shared", 0, UINT32_MAX)),
       static_cast<int>(IntArg(device, "device", 0, INT32_MAX)));
@@ -54,7 +54,7 @@ void BindCuda(py::module_& m) {
   m.def("cuda_driver_status", &CudaDriverStatus);
   m.def("cuda_param_info", &CudaParamInfo);
   m.def("cuda_current_device", &CudaCurrentDevice);
-  py::class_<CudaLauncher>(m, "CudaLauncher", py::dynamic_attr())
+  py::class_<CudaLauncher, Launcher, std::shared_ptr<CudaLauncher>>(m, "CudaLauncher")
       .def(py::init(&MakeLauncher), py::arg("plan"), py::arg("function"), py::arg("num_warps"),
            py::arg("shared"), py::arg("device"))
       .def("__repr__",
@@ -64,7 +64,6 @@ void BindCuda(py::module_& m) {
                     " shared=" + std::to_string(l.shared_bytes()) +
                     " params=" + std::to_string(l.plan()->size()) + "B>";
            })
-      .def_property_readonly("plan", &CudaLauncher::plan)
       .def_property_readonly("device", &CudaLauncher::device)
       .def_property_readonly("block_x", &CudaLauncher::block_x)
       .def_property_readonly("shared", &CudaLauncher::shared_bytes)
@@ -72,7 +71,7 @@ void BindCuda(py::module_& m) {
            [](const CudaLauncher& l, py::handle stream, py::handle grid,
               py::handle args) {
              CallArgs c = ReadCall(stream, grid, args);
-             return l.Launch(c.stream, c.grid[0], c.grid[1], c.grid[2], c.args);
+             return l.Launch(c.stream, c.grid, c.args);
            },
            "launch(stream, grid, args) -> bool (False: empty grid, nothing launched)");
 }

@@ -34,13 +34,17 @@ uint64_t ReadStream(py::handle stream) {
   return PyLong_AsUnsignedLongLongMask(stream.ptr());
 }
 
-NpuLauncher* MakeLauncher(std::shared_ptr<Plan> plan,
-                          std::shared_ptr<NpuRuntime> runtime,
-                          const std::string& name, uint64_t function,
-                          bool simt_launch, uint32_t local_memory,
-                          const py::object& submit, bool taskqueue,
-                          uint32_t lock_num, int64_t lock_init,
-                          const py::object& allocator, bool check_pointers) {
+// `allocator_owner` is whatever holds the allocator capsule's table: the
+// launcher keeps it alive, so the table outlives every launch.
+std::shared_ptr<NpuLauncher> MakeLauncher(std::shared_ptr<Plan> plan,
+                                          std::shared_ptr<NpuRuntime> runtime,
+                                          const std::string& name, uint64_t function,
+                                          bool simt_launch, uint32_t local_memory,
+                                          const py::object& submit, bool taskqueue,
+                                          uint32_t lock_num, int64_t lock_init,
+                                          const py::object& allocator,
+                                          const py::object& allocator_owner,
+                                          bool check_pointers) {
   NpuLaunchOptions o;
   o.name = name;
   o.function = function;
@@ -51,11 +55,14 @@ NpuLauncher* MakeLauncher(std::shared_ptr<Plan> plan,
   o.lock_init = lock_init;
   o.check_pointers = check_pointers;
   auto* submit_fn = FromCapsule<void>(submit, cann::kSubmitCapsule, "submit");
-  return new NpuLauncher(
+  auto* launcher = new NpuLauncher(
       std::move(plan), std::move(runtime), std::move(o),
       reinterpret_cast<cann::Submit>(submit_fn),
       FromCapsule<const cann::WorkspaceAllocator>(
           allocator, cann::kWorkspaceCapsule, "allocator"));
+  // The last owner (a FastSite or the Python object) drops it with the GIL held.
+  py::object owner = allocator_owner;
+  return std::shared_ptr<NpuLauncher>(launcher, [owner](NpuLauncher* l) { delete l; });
 }
 
 }  // namespace
@@ -82,13 +89,14 @@ void BindNpu(py::module_& m) {
       },
       py::arg("ctrl_type"), py::arg("data"),
       "deliver an msprof control command, as msprof does (tests)");
-  py::class_<NpuLauncher>(m, "NpuLauncher", py::dynamic_attr())
+  py::class_<NpuLauncher, Launcher, std::shared_ptr<NpuLauncher>>(m, "NpuLauncher")
       .def(py::init(&MakeLauncher), py::arg("plan"), py::arg("runtime"),
            py::arg("name"), py::arg("function"),
            py::arg("simt_launch") = false, py::arg("local_memory") = 0,
            py::arg("submit") = py::none(), py::arg("taskqueue") = true,
            py::arg("lock_num") = 0, py::arg("lock_init") = 0,
-           py::arg("allocator") = py::none(), py::arg("check_pointers") = false)
+           py::arg("allocator") = py::none(), py::arg("allocator_owner") = py::none(),
+           py::arg("check_pointers") = false)
       .def("__repr__",
            [](const NpuLauncher& l) {
              const auto& o = l.options();
@@ -98,7 +106,6 @@ void BindNpu(py::module_& m) {
                     (o.lock_num ? " locks=" + std::to_string(o.lock_num) : "") +
                     (o.check_pointers ? " pointer-checks" : "") + ">";
            })
-      .def_property_readonly("plan", &NpuLauncher::plan)
       .def_property_readonly("api", &NpuLauncher::api)
       .def_property_readonly("queued", &NpuLauncher::queued)
       .def_property_readonly("name", [](const NpuLauncher& l) { return l.options().name; })
@@ -107,8 +114,7 @@ void BindNpu(py::module_& m) {
               py::handle args, uint64_t workspace, uint64_t sync_lock) {
              const uint64_t raw = ReadStream(stream);
              CallArgs c = ReadCall(py::int_(0), grid, args);
-             l.Launch(raw, c.grid[0], c.grid[1], c.grid[2], c.args, workspace,
-                      sync_lock);
+             l.LaunchWith(raw, c.grid, c.args, workspace, sync_lock);
            },
            py::arg("stream"), py::arg("grid"), py::arg("args"),
            py::arg("workspace") = 0, py::arg("sync_lock") = 0);

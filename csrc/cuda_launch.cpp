@@ -166,7 +166,7 @@ int CudaCurrentDevice() {
 
 CudaLauncher::CudaLauncher(std::shared_ptr<Plan> plan, uint64_t function,
                            int num_warps, unsigned shared_bytes, int device)
-    : plan_(std::move(plan)),
+    : Launcher(std::move(plan)),
       function_(reinterpret_cast<void*>(function)),
       shared_(shared_bytes),
       device_(device) {
@@ -192,9 +192,9 @@ CudaLauncher::CudaLauncher(std::shared_ptr<Plan> plan, uint64_t function,
   block_x_ = 32u * static_cast<unsigned>(num_warps);
 }
 
-bool CudaLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
-                          PyObject* args) const {
+bool CudaLauncher::Launch(uint64_t stream, const int64_t grid[3], PyObject* args) const {
   const Driver& d = GetDriver();
+  const int64_t g0 = grid[0], g1 = grid[1], g2 = grid[2];
   if (plan_->CheckGrid(g0, g1, g2) == 0) return false;
   int dev = EnsureContext(d, device_);
   if (dev != device_) {

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "errors.h"
+#include "launcher.h"
 #include "plan.h"
 
 namespace fastlaunch {
-
 
 // Returns "" when libcuda and every needed symbol resolved, else the reason.
 std::string CudaDriverStatus();
@@ -23,24 +23,21 @@ std::vector<std::pair<size_t, size_t>> CudaParamInfo(uint64_t function);
 
 int CudaCurrentDevice();
 
-class CudaLauncher {
+class CudaLauncher final : public Launcher {
  public:
   CudaLauncher(std::shared_ptr<Plan> plan, uint64_t function, int num_warps,
                unsigned shared_bytes, int device);
 
-  // Packs and launches on `stream`. Returns false when the grid is empty
-  // (nothing launched). Throws InputError subclasses before anything is
-  // submitted, LaunchError when the driver refused the launch.
-  bool Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
-              PyObject* args) const;
+  // Packs and launches with cuLaunchKernel on `stream`. Returns false when
+  // the grid is empty (nothing launched). Throws InputError subclasses before
+  // anything is submitted, LaunchError when the driver refused the launch.
+  bool Launch(uint64_t stream, const int64_t grid[3], PyObject* args) const override;
 
-  std::shared_ptr<Plan> plan() const { return plan_; }
   int device() const { return device_; }
   unsigned block_x() const { return block_x_; }
   unsigned shared_bytes() const { return shared_; }
 
  private:
-  std::shared_ptr<Plan> plan_;
   void* function_;
   unsigned block_x_;
   unsigned shared_;

@@ -7,19 +7,20 @@
 // the planned launcher still selected, no launch hooks, the planned arg
 // count, a stream, a grid the ABI accepts) is packed and launched here.
 // Anything else goes, untouched, to the Python router (`fallback`), before
-// anything was packed. From the grid on, every error goes to `on_error`
-// (exactly once): the engine takes the original path for errors found before
-// the runtime call (InputError: grid, values, device) and never replays one
-// that reached it. Only `Exception`s are ever cleared here; anything else
+// anything was packed. The launch itself is the native Launcher's
+// (launcher.h): FastSite names no backend. From the grid on, every error
+// goes to `on_error` (exactly once, with the site description): the engine
+// takes the original path for errors found before the runtime call
+// (InputError: grid, values, device) and never replays one that reached it.
+// Only `Exception`s are ever cleared here; anything else
 // (KeyboardInterrupt, SystemExit) propagates with nothing launched.
 #include "fast_site.h"
 
 #include <atomic>
 #include <cstring>
+#include <new>
 #include <vector>
 
-#include "cuda_launch.h"
-#include "npu_launch.h"
 #include "plan.h"
 
 namespace fastlaunch {
@@ -31,7 +32,9 @@ struct FastSiteObject {
   PyObject_HEAD
   vectorcallfunc vectorcall;
   PyObject* fallback;      // the Python router (BoundLaunch)
-  PyObject* on_error;      // (exc, args, stream) -> result, or raises
+  PyObject* on_error;      // (site, exc, args, stream) -> result, or raises
+  PyObject* site;          // the site description (engine.routing.FastSiteSpec)
+  std::shared_ptr<const Launcher> native;  // constructed in place; reset by tp_clear
   PyObject* autotuner;
   PyObject* launcher;      // the planned launcher object (identity check)
   PyObject* profiler;      // module with _is_profiler_enabled
@@ -39,9 +42,6 @@ struct FastSiteObject {
   PyObject* hooks;         // tuple of sized containers
   PyObject* grid;          // callable or NULL (static grid)
   PyObject* fixed;         // tuple of fixed trailing inputs for the grid
-  PyObject* native;        // the pybind launcher object (keeps it alive)
-  const CudaLauncher* cuda;
-  const NpuLauncher* npu;
   Py_ssize_t input_count;
   int64_t static_grid[3];
   bool has_static_grid;
@@ -146,7 +146,8 @@ PyObject* CallOnError(FastSiteObject* self, PyObject* tuple, PyObject* stream) {
   PyErr_Fetch(&type, &value, &traceback);
   PyErr_NormalizeException(&type, &value, &traceback);
   if (traceback != nullptr) PyException_SetTraceback(value, traceback);
-  PyObject* result = PyObject_CallFunctionObjArgs(self->on_error, value, tuple, stream, nullptr);
+  PyObject* result =
+      PyObject_CallFunctionObjArgs(self->on_error, self->site, value, tuple, stream, nullptr);
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(traceback);
@@ -229,11 +230,7 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
       }
       throw;
     }
-    if (self->cuda != nullptr) {
-      self->cuda->Launch(stream_value, grid[0], grid[1], grid[2], tuple);
-    } else {
-      self->npu->Launch(stream_value, grid[0], grid[1], grid[2], tuple, 0, 0);
-    }
+    self->native->Launch(stream_value, grid, tuple);
     g_fast_hits.fetch_add(1, std::memory_order_relaxed);
     Py_INCREF(Py_None);
     result = Py_None;
@@ -252,6 +249,7 @@ int FastSiteTraverse(PyObject* obj, visitproc visit, void* arg) {
   auto* self = reinterpret_cast<FastSiteObject*>(obj);
   Py_VISIT(self->fallback);
   Py_VISIT(self->on_error);
+  Py_VISIT(self->site);
   Py_VISIT(self->autotuner);
   Py_VISIT(self->launcher);
   Py_VISIT(self->profiler);
@@ -259,7 +257,6 @@ int FastSiteTraverse(PyObject* obj, visitproc visit, void* arg) {
   Py_VISIT(self->hooks);
   Py_VISIT(self->grid);
   Py_VISIT(self->fixed);
-  Py_VISIT(self->native);
   return 0;
 }
 
@@ -267,6 +264,7 @@ int FastSiteClear(PyObject* obj) {
   auto* self = reinterpret_cast<FastSiteObject*>(obj);
   Py_CLEAR(self->fallback);
   Py_CLEAR(self->on_error);
+  Py_CLEAR(self->site);
   Py_CLEAR(self->autotuner);
   Py_CLEAR(self->launcher);
   Py_CLEAR(self->profiler);
@@ -274,9 +272,7 @@ int FastSiteClear(PyObject* obj) {
   Py_CLEAR(self->hooks);
   Py_CLEAR(self->grid);
   Py_CLEAR(self->fixed);
-  Py_CLEAR(self->native);
-  self->cuda = nullptr;
-  self->npu = nullptr;
+  self->native.reset();
   return 0;
 }
 
@@ -286,6 +282,7 @@ void FastSiteDealloc(PyObject* obj) {
   auto* self = reinterpret_cast<FastSiteObject*>(obj);
   delete[] self->grid_program;
   self->grid_program = nullptr;
+  self->native.~shared_ptr();
   Py_TYPE(obj)->tp_free(obj);
 }
 
@@ -314,20 +311,25 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
     kBestLauncher = PyUnicode_InternFromString("best_launcher");
     kLaunchers = PyUnicode_InternFromString("launchers");
   }
-  if ((a.cuda == nullptr) == (a.npu == nullptr)) {
-    throw InputError("native: expected one cuda or npu launcher");
-  }
+  if (!a.native) throw InputError("native: got None, expected a native launcher");
   if (!PyTuple_Check(a.hooks) || !PyTuple_Check(a.fixed)) {
     throw InputError("hooks/fixed: expected tuples");
+  }
+  const size_t planned_inputs = a.native->plan()->input_count();
+  if (a.input_count < 0 || static_cast<size_t>(a.input_count) != planned_inputs) {
+    throw InputError("site.input_count: got " + std::to_string(a.input_count) +
+                     ", expected the launcher's plan's " + std::to_string(planned_inputs));
   }
   auto* self = PyObject_GC_New(FastSiteObject, &FastSiteType);
   if (self == nullptr) throw std::bad_alloc();
   self->vectorcall = FastSiteCall;
-  PyObject* fields[] = {a.fallback, a.on_error, a.autotuner, a.launcher, a.profiler,
-                        a.maybe_full, a.hooks, a.grid, a.fixed, a.native};
+  new (&self->native) std::shared_ptr<const Launcher>(a.native);
+  PyObject* fields[] = {a.fallback, a.on_error, a.site, a.autotuner, a.launcher, a.profiler,
+                        a.maybe_full, a.hooks, a.grid, a.fixed};
   for (PyObject* f : fields) Py_XINCREF(f);
   self->fallback = a.fallback;
   self->on_error = a.on_error;
+  self->site = a.site;
   self->autotuner = a.autotuner;
   self->launcher = a.launcher;
   self->profiler = a.profiler;
@@ -335,9 +337,6 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
   self->hooks = a.hooks;
   self->grid = a.grid;
   self->fixed = a.fixed;
-  self->native = a.native;
-  self->cuda = a.cuda;
-  self->npu = a.npu;
   self->input_count = a.input_count;
   self->has_static_grid = a.static_grid.has_value();
   if (a.static_grid) std::memcpy(self->static_grid, a.static_grid->data(), 24);

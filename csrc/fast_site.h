@@ -7,27 +7,27 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "launcher.h"
+
 namespace fastlaunch {
 
-class CudaLauncher;
-class NpuLauncher;
-
+// Borrowed references; MakeFastSite takes its own.
 struct FastSiteArgs {
-  PyObject* fallback;
-  PyObject* on_error;
+  PyObject* fallback;    // the Python router, called for anything unusual
+  PyObject* on_error;    // (site, exc, args, stream) -> result, or raises
+  PyObject* site;        // the site description, passed back to on_error
+  std::shared_ptr<const Launcher> native;
   PyObject* autotuner;
-  PyObject* launcher;
+  PyObject* launcher;    // the planned Python launcher (identity check)
   PyObject* profiler;
   PyObject* maybe_full;  // may be NULL
   PyObject* hooks;
   PyObject* grid;        // may be NULL with a static grid
   PyObject* fixed;
-  PyObject* native;
-  const CudaLauncher* cuda;
-  const NpuLauncher* npu;
   Py_ssize_t input_count;
   std::optional<std::array<int64_t, 3>> static_grid;
   bool best_launcher_mode;

@@ -2,10 +2,8 @@
 // pybind11 bindings of the native core: fastlaunch.runtime._core.
 #include <pybind11/pybind11.h>
 #include "bindings.h"
-#include "cuda_launch.h"
+#include "errors.h"
 #include "fast_site.h"
-#include "npu_launch.h"
-#include "plan.h"
 
 namespace py = pybind11;
 using namespace fastlaunch;

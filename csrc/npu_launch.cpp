@@ -207,7 +207,7 @@ NpuLauncher::NpuLauncher(std::shared_ptr<Plan> plan,
                          std::shared_ptr<NpuRuntime> runtime,
                          NpuLaunchOptions options, cann::Submit submit,
                          const cann::WorkspaceAllocator* allocator)
-    : plan_(std::move(plan)),
+    : Launcher(std::move(plan)),
       runtime_(std::move(runtime)),
       options_(std::move(options)),
       function_(reinterpret_cast<void*>(options_.function)),
@@ -280,13 +280,16 @@ std::string NpuLauncher::api() const {
   return options_.simt_launch ? "rt-v2" : "rt";
 }
 
-void NpuLauncher::Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
-                         PyObject* args, uint64_t workspace,
-                         uint64_t sync_lock) const {
-  const int64_t grid[3] = {g0, g1, g2};
+bool NpuLauncher::Launch(uint64_t stream, const int64_t grid[3], PyObject* args) const {
+  LaunchWith(stream, grid, args, 0, 0);
+  return true;
+}
+
+void NpuLauncher::LaunchWith(uint64_t stream, const int64_t grid[3], PyObject* args,
+                             uint64_t workspace, uint64_t sync_lock) const {
   const uint32_t block_dim = plan_->has_static_grid()
                                  ? plan_->static_block_dim()
-                                 : plan_->CheckGrid(g0, g1, g2);
+                                 : plan_->CheckGrid(grid[0], grid[1], grid[2]);
   auto task = std::make_unique<Task>();
   task->runtime = runtime_;
   task->function = function_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "launcher.h"
 #include "npu_abi.h"
 #include "plan.h"
 
@@ -73,28 +74,29 @@ struct NpuLaunchOptions {
   bool check_pointers = false;
 };
 
-class NpuLauncher {
+class NpuLauncher final : public Launcher {
  public:
   NpuLauncher(std::shared_ptr<Plan> plan, std::shared_ptr<NpuRuntime> runtime,
               NpuLaunchOptions options, cann::Submit submit,
               const cann::WorkspaceAllocator* allocator);
 
-  // Packs and submits. Grid, argument and pointer-check errors throw
-  // InputError before anything is queued; a failed runtime call throws
-  // LaunchError naming the step that failed.
-  void Launch(uint64_t stream, int64_t g0, int64_t g1, int64_t g2,
-              PyObject* args, uint64_t workspace, uint64_t sync_lock) const;
+  // Packs and submits, with the workspace and sync-lock slots given. Grid,
+  // argument and pointer-check errors throw InputError before anything is
+  // queued; a failed runtime call throws LaunchError naming the step that
+  // failed.
+  void LaunchWith(uint64_t stream, const int64_t grid[3], PyObject* args, uint64_t workspace,
+                  uint64_t sync_lock) const;
+  // LaunchWith without a workspace; always true.
+  bool Launch(uint64_t stream, const int64_t grid[3], PyObject* args) const override;
 
   // "rt" or "rt-v2" (rtKernelLaunchWithFlagV2).
   std::string api() const;
-  std::shared_ptr<Plan> plan() const { return plan_; }
   const NpuLaunchOptions& options() const { return options_; }
   bool queued() const { return submit_ != nullptr && options_.taskqueue; }
 
  private:
   void CheckPointers(PyObject* args, const std::vector<uint8_t>& packed) const;
 
-  std::shared_ptr<Plan> plan_;
   std::shared_ptr<const NpuRuntime> runtime_;
   NpuLaunchOptions options_;
   void* function_;

@@ -697,11 +697,19 @@ size_t Plan::AddField(const std::string& name, size_t size, size_t align) {
   return offset;
 }
 
+// The numpy twin (fastlaunch.runtime.abi) checks the same things in the same
+// order: the flags, the inputs, the layout, then the template's values.
 Plan::Plan(const PlanOptions& options)
     : abi_(options.abi), expected_device_(options.expected_device) {
+  CheckFlags(options);
+  ResolveInputs(options);
+  LayOut(options);
+  BuildTemplate(options);
+}
+
+void Plan::CheckFlags(const PlanOptions& options) const {
   const auto& sig = options.signature;
   const bool npu = abi_ == Abi::Npu;
-  // The numpy twin (fastlaunch.runtime.abi) checks the same things in the same order.
   if (!options.names.empty() && options.names.size() != sig.size()) {
     throw InputError("names: got " + std::to_string(options.names.size()) +
                      " names, expected one per signature entry (" +
@@ -719,6 +727,10 @@ Plan::Plan(const PlanOptions& options)
     throw InputError("n_scratch: got " + std::to_string(options.n_scratch) +
                      ", expected 0, 1 or 2", "bad_plan");
   }
+}
+
+void Plan::ResolveInputs(const PlanOptions& options) {
+  const auto& sig = options.signature;
   runtime_arg_count_ = options.runtime_arg_count == SIZE_MAX
                            ? sig.size()
                            : options.runtime_arg_count;
@@ -751,6 +763,13 @@ Plan::Plan(const PlanOptions& options)
                        "bad_plan");
     }
   }
+}
+
+// Offsets of every field: the hidden NPU slots, the arguments, then the grid
+// (npu) or the scratch pointers (cuda); size_ rounds to the widest alignment.
+void Plan::LayOut(const PlanOptions& options) {
+  const auto& sig = options.signature;
+  const bool npu = abi_ == Abi::Npu;
   if (npu) {
     max_align_ = 4;  // the int32 grid is always present
     if (options.ffts) ffts_offset_ = AddField("ffts_addr", 8, 8);
@@ -786,6 +805,11 @@ Plan::Plan(const PlanOptions& options)
     for (int i = 0; i < options.n_scratch; ++i) AddField(kScratch[i], 8, 8);
   }
   size_ = (end_ + max_align_ - 1) / max_align_ * max_align_;
+}
+
+// The bytes every call starts from: the FFTS address, the fixed trailing
+// arguments and a static grid; and the pointer slots checked per call.
+void Plan::BuildTemplate(const PlanOptions& options) {
   template_.assign(size_, 0);
   if (ffts_offset_ != SIZE_MAX) {
     std::memcpy(template_.data() + ffts_offset_, &options.ffts_addr, 8);
@@ -795,7 +819,7 @@ Plan::Plan(const PlanOptions& options)
       pointer_slots_.push_back({slots_[i].offset, positions_[i], slots_[i].label});
     }
   }
-  const size_t n_fixed = sig.size() - runtime_arg_count_;
+  const size_t n_fixed = options.signature.size() - runtime_arg_count_;
   PyObject* fixed = options.fixed_args;
   const Py_ssize_t got = fixed ? PyTuple_GET_SIZE(fixed) : 0;
   if (static_cast<size_t>(got) != n_fixed) {

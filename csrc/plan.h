@@ -128,6 +128,12 @@ class Plan {
   void WriteValue(const ArgSlot& slot, PyObject* value, uint8_t* dst) const;
 
  private:
+  // The constructor's steps, in order.
+  void CheckFlags(const PlanOptions& options) const;
+  void ResolveInputs(const PlanOptions& options);  // runtime args, inputs, positions
+  void LayOut(const PlanOptions& options);
+  void BuildTemplate(const PlanOptions& options);
+
   size_t AddField(const std::string& name, size_t size, size_t align);
   void WriteGrid(uint8_t* buf, const int64_t* grid) const;
 

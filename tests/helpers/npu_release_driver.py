@@ -253,12 +253,10 @@ def recorder_backend(recorder):
     through the recorder's task queue as it submits through torch_npu's."""
     from fastlaunch.runtime.npu import NpuBackend
 
-    backend = NpuBackend(libraries=[str(recorder.path)], queue="inline",
-                         workspace=lambda size: (recorder.alloc(1, size), None),
-                         locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
-    backend._submit = recorder.submit_capsule()
-    backend.queue = "auto"
-    return backend
+    return NpuBackend(libraries=[str(recorder.path)], queue="auto",
+                      submit=recorder.submit_capsule(),
+                      workspace=lambda size: (recorder.alloc(1, size), None),
+                      locks=lambda count, _init: (recorder.alloc(2, 8 * count), None))
 
 
 def _debug_reasons(integration, routing, tuner) -> dict[str, str]:

@@ -118,8 +118,8 @@ def test_scalar_abi_i1_fp16_bf16_against_triton_and_driver():
     backend = CudaBackend()
     plan = backend.make_plan(spec, input_count=len(spec.names), fixed_args=())
     driver = _core.cuda_param_info(spec.handle)
-    assert [tuple(p) for p in driver] == [(o, s) for _, o, s in plan.plan.fields]
-    backend.launch(plan, torch.cuda.current_stream().cuda_stream, (1, 1, 1), (out, *values))
+    assert [tuple(p) for p in driver] == [(o, s) for _, o, s in plan.packer.fields]
+    plan.submit(torch.cuda.current_stream().cuda_stream, (1, 1, 1), (out, *values))
     torch.cuda.synchronize()
     # every value is exact in its type, so the kernel must read them back unchanged
     assert out.tolist() == [1.0, -3.0, 300.0, 1.5, 2.25, 3.5, -7.0, 200.0]
@@ -203,15 +203,15 @@ def test_reduce_overhead_cudagraphs():
 def test_injected_backend_error_is_not_replayed(monkeypatch):
     """On the Python launch path (the FastSite's error path is covered on the
     fake CANN runtime, tests/unit/test_fast_site.py)."""
-    from fastlaunch.runtime.cuda import CudaBackend
+    from fastlaunch.runtime.cuda import CudaPlan
 
-    monkeypatch.setattr(CudaBackend, "native_launcher", lambda self, plan: None)
+    monkeypatch.setattr(CudaPlan, "native", property(lambda self: None))
     x = torch.zeros(256, device=DEVICE)
     fail = {"on": False}
-    original = CudaBackend.bind_launch
+    original = CudaPlan.launch.fget
 
-    def bind_launch(self, plan):
-        launch = original(self, plan)
+    def launch_failing(self):
+        launch = original(self)
 
         def launch_then_fail(stream, grid, args):
             launch(stream, grid, args)
@@ -220,7 +220,7 @@ def test_injected_backend_error_is_not_replayed(monkeypatch):
 
         return launch_then_fail
 
-    monkeypatch.setattr(CudaBackend, "bind_launch", bind_launch)
+    monkeypatch.setattr(CudaPlan, "launch", property(launch_failing))
 
     def bump(a):
         a.add_(1)
@@ -256,7 +256,7 @@ def test_wrong_device_is_refused_and_launches_nothing():
     plan = backend.make_plan(spec, input_count=9, fixed_args=())
     out = torch.zeros(8, device=DEVICE)
     with pytest.raises(fastlaunch.FastLaunchError, match="device_mismatch"):
-        backend.launch(plan, torch.cuda.current_stream().cuda_stream, (1, 1, 1),
+        plan.submit(torch.cuda.current_stream().cuda_stream, (1, 1, 1),
                        (out, True, 1, 2, 1.0, 1.0, 1.0, 3, 4))
     torch.cuda.synchronize()
     assert out.count_nonzero().item() == 0

@@ -408,7 +408,7 @@ def test_plan_launch_in_a_thread_without_a_context_makes_the_primary_context_cur
 
     def launch():
         before = _current_context()
-        backend.launch(plan, stream, (2, 1, 1), args)
+        plan.submit(stream, (2, 1, 1), args)
         return before, _current_context()
 
     before, after = in_thread(launch)

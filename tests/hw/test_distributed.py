@@ -218,15 +218,15 @@ def failing_worker(rank: int, world: int, store: str, out: str) -> None:
     from torch.nn.parallel import DistributedDataParallel as DDP
 
     import fastlaunch
-    from fastlaunch.runtime.cuda import CudaBackend
+    from fastlaunch.runtime.cuda import CudaPlan
 
     fail = {"on": False}
     if rank == 1:
-        CudaBackend.native_launcher = lambda self, plan: None   # Python launch path
-        bind_launch = CudaBackend.bind_launch
+        CudaPlan.native = property(lambda self: None)   # Python launch path
+        plain_launch = CudaPlan.launch.fget
 
-        def bind_failing(self, plan):
-            launch = bind_launch(self, plan)
+        def launch_failing(self):
+            launch = plain_launch(self)
 
             def launch_then_fail(stream, grid, args):
                 launch(stream, grid, args)
@@ -236,7 +236,7 @@ def failing_worker(rank: int, world: int, store: str, out: str) -> None:
 
             return launch_then_fail
 
-        CudaBackend.bind_launch = bind_failing
+        CudaPlan.launch = property(launch_failing)
     device = _init(rank, world, store)
     torch.manual_seed(0)
     model = MLP().to(device)

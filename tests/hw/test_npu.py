@@ -184,7 +184,7 @@ def test_simt_kernel_on_910_95(planned_specs):
         torch.testing.assert_close(g, e)
     simt = [plan for spec, plan in planned_specs if spec.options.get("simt_launch")]
     assert simt, [spec.options for spec, _ in planned_specs]
-    assert all(plan.api == "rt-v2" for plan in simt)
+    assert all(plan.launcher.api == "rt-v2" for plan in simt)
     assert not any(k.startswith("error.") for k in counts), counts
 
 

@@ -5,6 +5,8 @@ every unusual call must go back to the Python router before anything is packed."
 
 from __future__ import annotations
 
+import types
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -257,30 +259,30 @@ def test_compiled_grid_program_is_evaluated_without_python(env, cann):
 
 
 class CallRecorder:
-    """A FastSite's fallback and on_error, recording what they were given."""
+    """A FastSite's router, recording what its fallback and error calls were given."""
 
     def __init__(self):
         self.fallbacks = []
         self.errors = []
 
-    def fallback(self, *args, **kwargs):
+    def __call__(self, *args, **kwargs):
         self.fallbacks.append((args, kwargs))
         return "fallback"
 
-    def on_error(self, err, args, stream):
+    def fast_site_failed(self, site, err, args, stream):
+        assert isinstance(site, routing.FastSiteSpec)
         self.errors.append(err)
         return "error"
 
 
 def direct_site(site, recorder, grid, *, signature_len=3, static_grid=None):
-    """A FastSite around a promoted site's native launcher, with recording callbacks."""
+    """A FastSite around a promoted site's native launcher, with a recording router."""
     promote(site)
-    native = site.slot[0].fallback.plan.backend.native_launcher(site.slot[0].fallback.plan.plan)
-    return _core.make_fast_site(
-        fallback=recorder.fallback, on_error=recorder.on_error, autotuner=site.tuner,
-        launcher=site.launcher, profiler=_NoProfiler, maybe_full=None,
-        hooks=(), grid=grid, static_grid=static_grid, fixed=(), native=native,
-        input_count=signature_len, best_launcher_mode=True)
+    planned = site.slot[0].fallback.plan
+    return _core.make_fast_site(recorder, planned.plan.native, routing.FastSiteSpec(
+        planned=planned, autotuner=site.tuner, launcher=site.launcher, best_launcher_mode=True,
+        profiler=_NoProfiler, maybe_full=None, hooks=(), input_count=signature_len, grid=grid,
+        static_grid=static_grid, fixed=(), grid_program=()))
 
 
 class _NoProfiler:
@@ -392,7 +394,7 @@ def test_numpy_int_grid_is_launched(env, cann):
     before = len(cann.calls())
     assert fast(*ARGS, stream=0x33) is None
     assert len(cann.calls()) == before + 1 and cann.calls()[-1].block_dim == 7
-    native = site.slot[0].fallback.plan.plan
+    native = site.slot[0].fallback.plan.plan.native
     native.launch(0x33, (np.int64(3), 1, 1), ARGS)
     assert cann.calls()[-1].block_dim == 3 and recorder.errors == []
 
@@ -423,3 +425,63 @@ def test_pre_submission_errors_take_the_original_path_under_the_error_policy(env
     site.call()
     assert len(calls) - before == 1 and fastlaunch.stats()["fallback.grid_resolver_error"] == 1
     assert isinstance(site.slot[0], _core.FastSite)
+
+
+def _bare_site(**changes):
+    """A site description for a FastSite made directly (no router behind it)."""
+    planned = object()
+    fields = {"planned": None, "autotuner": types.SimpleNamespace(best_launcher=planned),
+              "launcher": planned, "best_launcher_mode": True, "profiler": _NoProfiler,
+              "maybe_full": None, "hooks": (), "input_count": 3, "grid": None,
+              "static_grid": (1, 1, 1), "fixed": (), "grid_program": ()}
+    return routing.FastSiteSpec(**{**fields, **changes})
+
+
+@pytest.mark.parametrize(("router", "native", "changes", "message"), [
+    (None, "launcher", {}, "router: got NoneType None, expected a callable (the router)"),
+    (print, "launcher", {},
+     "expected a router with a callable fast_site_failed(site, exc, args, stream)"),
+    ("router", 3, {}, "native: got int 3, expected a native launcher"),
+    ("router", "launcher", {"hooks": [[]]}, "site.hooks: got list [[]], expected a tuple"),
+    ("router", "launcher", {"input_count": 2},
+     "site.input_count: got 2, expected the launcher's plan's 3"),
+    ("router", "launcher", {"input_count": True},
+     "site.input_count: got bool True, expected an int in 0.."),
+    ("router", "launcher", {"static_grid": None},
+     "site.grid: got NoneType None, expected a callable (the site has no static grid)"),
+    ("router", "launcher", {"maybe_full": 1},
+     "site.maybe_full: got int 1, expected None or a callable"),
+    ("router", "launcher", {"best_launcher_mode": 1},
+     "site.best_launcher_mode: got int 1, expected True or False"),
+    ("router", "launcher", {"grid_program": (1, "x")},
+     "site.grid_program[1]: got str 'x', expected an int"),
+])
+def test_make_fast_site_names_the_bad_field(cann, router, native, changes, message):
+    runtime = _core.NpuRuntime([str(cann.path)])
+    launcher = _core.NpuLauncher(_core.Plan("npu", list(SIG), static_grid=(1, 1, 1)), runtime,
+                                 "k", 0xBEEF)
+    router = CallRecorder() if router == "router" else router
+    native = launcher if native == "launcher" else native
+    with pytest.raises(_core.InputError) as info:
+        _core.make_fast_site(router, native, _bare_site(**changes))
+    assert message in str(info.value)
+    with pytest.raises(_core.InputError, match=r"site\.autotuner: missing"):
+        _core.make_fast_site(CallRecorder(), launcher, object())
+
+
+def test_a_fast_site_keeps_its_native_launcher_alive(cann):
+    import gc
+    import weakref
+
+    cann.reset()
+    runtime = _core.NpuRuntime([str(cann.path)])
+    plan = _core.Plan("npu", list(SIG), static_grid=(1, 1, 1))
+    launcher = _core.NpuLauncher(plan, runtime, "k", 0xBEEF)
+    alive = weakref.ref(launcher)
+    site = _core.make_fast_site(CallRecorder(), launcher, _bare_site())
+    del launcher, plan, runtime
+    gc.collect()
+    assert alive() is None  # the Python object is gone; FastSite holds the C++ launcher
+    assert site(*ARGS, stream=0x33) is None
+    assert len(cann.calls()) == 1 and cann.calls()[-1].args == pack_bytes_reference(
+        "npu", SIG, ARGS, (1, 1, 1))

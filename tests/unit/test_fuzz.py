@@ -16,6 +16,7 @@ import types
 import numpy as np
 import pytest
 
+from fastlaunch.engine import routing
 from fastlaunch.runtime import _core
 from helpers.fake_cann import FakeCann, build
 from helpers.oracle import cc
@@ -45,11 +46,11 @@ class Counting:
         self.fallbacks = 0
         self.errors = []
 
-    def fallback(self, *args, **kwargs):
+    def __call__(self, *args, **kwargs):  # the router's fallback
         self.fallbacks += 1
         return "fallback"
 
-    def on_error(self, err, args, stream):
+    def fast_site_failed(self, site, err, args, stream):
         self.errors.append(err)
         return "error"
 
@@ -80,10 +81,10 @@ def test_fast_site_calls_end_exactly_one_way(cann, seed):
         return value
 
     counting = Counting()
-    site = _core.make_fast_site(
-        fallback=counting.fallback, on_error=counting.on_error, autotuner=tuner,
-        launcher=planned, profiler=profiler, maybe_full=None, hooks=hooks, grid=grid,
-        static_grid=None, fixed=(), native=native, input_count=3, best_launcher_mode=True)
+    site = _core.make_fast_site(counting, native, routing.FastSiteSpec(
+        planned=None, autotuner=tuner, launcher=planned, best_launcher_mode=True,
+        profiler=profiler, maybe_full=None, hooks=hooks, input_count=3, grid=grid,
+        static_grid=None, fixed=(), grid_program=()))
     outcomes = {"launch": 0, "fallback": 0, "error": 0, "interrupt": 0}
     for _ in range(3000):
         if cann.lib.rec_count() > 200:

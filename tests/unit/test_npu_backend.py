@@ -10,6 +10,7 @@ locks in the task, the task queue switch, the stream, the profiling switch.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import struct
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import fastlaunch
 from fastlaunch import PlanUnavailable, config
 from fastlaunch.engine import routing
 from fastlaunch.runtime import _core, backends
-from fastlaunch.runtime.npu import NpuBackend, family, kernel_meta
+from fastlaunch.runtime.npu import NpuBackend, NpuOptions, family, kernel_meta
 from fastlaunch.runtime.npu.backend import launch_family_report
 from fastlaunch.testing import fakes, pack_bytes_reference
 from fastlaunch.tools.selfcheck.ascend_reference import capsule
@@ -50,7 +51,8 @@ def cann(libs):
 
 def backend_for(cann, *names, **kwargs):
     paths = [str(cann[n].path) for n in names] + [str(cann["services"].path)]
-    return NpuBackend(libraries=paths, queue="inline", **kwargs)
+    kwargs.setdefault("queue", "inline")
+    return NpuBackend(libraries=paths, **kwargs)
 
 
 def make(backend, **options):
@@ -65,12 +67,12 @@ def make(backend, **options):
 def test_plan_launches_the_stub_with_rt_kernel_launch(cann):
     backend = backend_for(cann, "rt")
     plan = make(backend, family="rt")
-    assert plan.api == "rt" and "api=rt" in repr(plan)
-    backend.launch(plan, 0x55, (10, 1, 1), ARGS)
+    assert plan.launcher.api == "rt" and "api=rt" in repr(plan.launcher)
+    plan.submit(0x55, (10, 1, 1), ARGS)
     (call,) = cann["rt"].calls()
     assert (call.api, call.func, call.block_dim, call.stream) == ("rt", 0xBEEF, 10, 0x55)
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (10, 1, 1))
-    assert "rt family" in backend.plan_summary(plan)
+    assert "rt family" in plan.summary()
 
 
 def test_launch_api_absent_from_cann_refuses_the_plan(cann):
@@ -91,7 +93,7 @@ def test_unknown_loader_refuses_the_plan(cann, monkeypatch):
 
 def test_backend_family_applies_to_specs_without_one(cann):
     plan = make(backend_for(cann, "rt", family="rt"))
-    assert plan.api == "rt"
+    assert plan.launcher.api == "rt"
 
 
 def test_only_the_rt_family_exists():
@@ -105,12 +107,12 @@ def test_only_the_rt_family_exists():
 def test_simt_launch_passes_local_memory(cann):
     backend = backend_for(cann, "rt")
     plan = make(backend, family="rt", simt=True, simt_launch=True, local_memory=216 * 1024)
-    backend.launch(plan, 3, (2, 1, 1), ARGS)
+    plan.submit(3, (2, 1, 1), ARGS)
     (call,) = cann["rt"].calls()
     assert (call.api, call.attr_id, call.attr_value) == ("rt-v2", 2, 221184)
     plain = make(backend, family="rt", simt=True, simt_launch=False, local_memory=0)
     cann["rt"].reset()
-    backend.launch(plain, 3, (2, 1, 1), ARGS)
+    plain.submit(3, (2, 1, 1), ARGS)
     (call,) = cann["rt"].calls()
     assert (call.api, call.attr_id) == ("rt", -1)
 
@@ -312,8 +314,8 @@ def test_ffts_address_is_queried_once_per_device(cann):
     spec = fakes.spec("k", SIG, static_grid=(1, 1, 1), family="rt", ffts=True)
     other = backend.make_plan(dataclasses_replace(spec, device=1), input_count=3, fixed_args=())
     assert cann["rt"].ffts_queries() == before + 2
-    backend.launch(plan, 1, (1, 1, 1), ARGS)
-    backend.launch(other, 1, (1, 1, 1), ARGS)
+    plan.submit(1, (1, 1, 1), ARGS)
+    other.submit(1, (1, 1, 1), ARGS)
     assert [struct.unpack_from("<Q", c.args)[0] for c in cann["rt"].calls()] == [FFTS, FFTS]
     assert cann["rt"].ffts_queries() == before + 2  # never per launch
 
@@ -329,7 +331,7 @@ def test_stream_values_the_original_accepts_launch(cann, stream, raw):
     """PyArg_ParseTuple "K": any int, modulo 2**64; 0 is the default stream."""
     backend = backend_for(cann, "rt")
     plan = make(backend, family="rt")
-    backend.launch(plan, stream, (1, 1, 1), ARGS)
+    plan.submit(stream, (1, 1, 1), ARGS)
     (call,) = cann["rt"].calls()
     assert call.stream == raw
 
@@ -385,7 +387,7 @@ def test_locks_are_made_in_the_task_with_one_copy(cann):
 
     backend = backend_for(cann, "rt", allocator=allocator.capsule, workspace=workspace)
     plan = make(backend, family="rt", lock_num=3, lock_init_value=7, workspace_size=64)
-    backend.launch(plan, 0x99, (3, 2, 1), ARGS)
+    plan.submit(0x99, (3, 2, 1), ARGS)
     assert allocator.allocs == [(24, 0x99)] and allocator.released == [1]
     (copy,) = cann["services"].copies()
     assert (copy.api, copy.handle, copy.value, copy.flags) == ("rtMemcpy", 0xB10C0000, 24, 1)
@@ -415,7 +417,7 @@ def test_lock_failures_name_the_step_and_launch_nothing(cann, fault, reason, mes
     if fault == "copy":
         cann["services"].set_copy_error(507033)
     with pytest.raises(CallRefused, match=message) as err:
-        backend.launch(plan, 0x99, (3, 2, 1), ARGS)
+        plan.submit(0x99, (3, 2, 1), ARGS)
     assert err.value.reason == reason and not err.value.submitted
     assert cann["rt"].calls() == [] and len(cann["services"].copies()) == copies
     assert allocator.released == ([1] if fault == "copy" else [])
@@ -430,9 +432,9 @@ def test_tensor_addresses_are_checked_before_submission(cann):
     services = cann["services"]
     backend = backend_for(cann, "rt")
     plan = make(backend, family="rt", check_pointers=True)
-    assert "pointer-checks" in repr(plan)
-    backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
-    backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0), None, 5))
+    assert "pointer-checks" in repr(plan.launcher)
+    plan.submit(0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+    plan.submit(0x99, (1, 1, 1), (FakeTensor(0), None, 5))
     checks = services.events_of(("aclrtPointerGetAttributes",))
     assert [e.handle for e in checks] == [0x7000] and len(cann["rt"].calls()) == 2
     for fault, reason in (("host", "host_pointer"), ("query", "pointer_query_failed")):
@@ -443,13 +445,13 @@ def test_tensor_addresses_are_checked_before_submission(cann):
         else:
             services.set_pointer_error(107000)
         with pytest.raises(CallRefused) as err:
-            backend.launch(plan, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+            plan.submit(0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
         assert err.value.reason == reason and "arg 0 'arg0' (*fp32)" in str(err.value)
         assert cann["rt"].calls() == [] and len(services.events_of(
             ("aclrtPointerGetAttributes",))) == 1
     unchecked = make(backend, family="rt")
     services.reset()
-    backend.launch(unchecked, 0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
+    unchecked.submit(0x99, (1, 1, 1), (FakeTensor(0x7000), 0x2000, 5))
     assert services.events_of(("aclrtPointerGetAttributes",)) == []
     without = NpuBackend(libraries=[str(cann["rt"].path)], queue="inline")
     with pytest.raises(PlanUnavailable, match="aclrtPointerGetAttributes"):
@@ -486,7 +488,7 @@ def test_bools_for_pointers_are_addresses_as_getpointer_reads_them(cann):
     """triton-ascend's getPointer takes any int, bools included (PyLong_Check)."""
     backend = backend_for(cann, "rt")
     plan = make(backend, family="rt")
-    backend.launch(plan, 1, (1, 1, 1), (True, False, 3))
+    plan.submit(1, (1, 1, 1), (True, False, 3))
     (call,) = cann["rt"].calls()
     assert struct.unpack_from("<QQi", call.args, 16) == (1, 0, 3)  # after lock, workspace
     assert call.args == pack_bytes_reference("npu", SIG, (True, False, 3), (1, 1, 1))
@@ -505,12 +507,12 @@ def test_failures_before_the_launch_call_on_the_workspace_path_are_refusals(cann
     backend = backend_for(cann, "rt", workspace=no_memory)
     plan = make(backend, family="rt", workspace_size=64)
     with pytest.raises(CallRefused, match="workspace_alloc_failed") as err:
-        backend.launch(plan, 1, (3, 2, 1), ARGS)
+        plan.submit(1, (3, 2, 1), ARGS)
     assert not err.value.submitted
     for grid, reason in (((3, 2), "grid_rank"), (("x", 1, 1), "grid_type"),
                          ((1 << 40, 1, 1), "grid_out_of_range")):
         with pytest.raises(CallRefused, match=reason):
-            backend.launch(plan, 1, grid, ARGS)
+            plan.submit(1, grid, ARGS)
     assert cann["rt"].calls() == []
 
 
@@ -532,26 +534,23 @@ def test_locks_of_a_pure_simt_kernel_are_still_made(cann):
     allocator = Allocator()
     backend = backend_for(cann, "rt", allocator=allocator.capsule)
     plan = make(backend, family="rt", lock_num=2, pure_simt=True, simt=True)
-    backend.launch(plan, 1, (1, 1, 1), ARGS)
+    plan.submit(1, (1, 1, 1), ARGS)
     assert allocator.allocs == [(16, 1)] and len(cann["services"].copies()) == 1
     (call,) = cann["rt"].calls()
     assert call.args == pack_bytes_reference("npu", SIG, ARGS, (1, 1, 1), pure_simt=True)
 
 
 def test_task_queue_off_launches_inline_then_synchronises(cann):
-    backend = backend_for(cann, "rt")
-    backend._submit = cann["rt"].submit_capsule()
-    backend.queue = "auto"
-    backend._allocator = None
+    backend = backend_for(cann, "rt", queue="auto", submit=cann["rt"].submit_capsule())
     plan = make(backend, family="rt", taskqueue=False)
-    assert not plan.queued and "inline+sync" in repr(plan)
-    backend.launch(plan, 0x77, (1, 1, 1), ARGS)
+    assert not plan.launcher.queued and "inline+sync" in repr(plan.launcher)
+    plan.submit(0x77, (1, 1, 1), ARGS)
     assert cann["rt"].pending() == 0 and len(cann["rt"].calls()) == 1
     assert [(e.api, e.stream) for e in cann["services"].syncs()] == [("rtStreamSynchronize",
                                                                        0x77)]
     queued = make(backend, family="rt")
-    assert queued.queued
-    backend.launch(queued, 0x77, (1, 1, 1), ARGS)
+    assert queued.launcher.queued
+    queued.submit(0x77, (1, 1, 1), ARGS)
     assert cann["rt"].pending() == 1 and len(cann["services"].syncs()) == 1
     assert cann["rt"].pending_name(0) == b"triton_poi_fused_0"
     cann["rt"].run_pending()
@@ -654,7 +653,55 @@ def test_direct_launch_while_msprof_collects_is_refused(cann):
     _core.npu_msprof_control(1, _command(1, 0x800))
     try:
         with pytest.raises(fastlaunch.CallRefused) as info:
-            backend.launch(plan, 1, (1, 1, 1), ARGS)
+            plan.submit(1, (1, 1, 1), ARGS)
     finally:
         _core.npu_msprof_control(1, _command(2, 0))
     assert info.value.reason == "msprof" and cann["rt"].calls() == []
+
+
+# ---------------------------------------------------------------- typed options
+
+def test_options_from_kernel_meta_are_typed_and_read_as_a_mapping():
+    m = meta({0: "*fp32"}, workspace_size=64, lock_num=2)
+    assert isinstance(m.options, NpuOptions)
+    assert (m.options.workspace_size, m.options["lock_num"]) == (64, 2)
+    assert dict(m.options) == {f: getattr(m.options, f) for f in m.options}
+    assert NpuOptions.of(m.options) is m.options
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.options.lock_num = 3
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"lock_nmu": 2}, "options: got unknown key 'lock_nmu', expected one of "),
+    ({"lock_num": "2"}, "options.lock_num: got '2' (str), expected an int"),
+    ({"lock_num": None}, "options.lock_num: got None (NoneType), expected an int"),
+    ({"ffts": 1}, "options.ffts: got 1 (int), expected True or False"),
+    ({"workspace_size": True}, "options.workspace_size: got True (bool), expected an int"),
+    ({"family": 3}, "options.family: got 3 (int), expected None or a str"),
+])
+def test_a_stale_or_bad_option_refuses_the_plan_naming_it(cann, options, message):
+    backend = backend_for(cann, "rt", family="rt")
+    with pytest.raises(PlanUnavailable) as info:
+        make(backend, **options)
+    assert info.value.reason == "bad_npu_options" and message in str(info.value)
+
+
+def test_submit_capsule_is_a_constructor_argument(cann):
+    capsule = cann["rt"].submit_capsule()
+    with pytest.raises(ValueError, match="submit: got a task-queue capsule with queue='inline'"):
+        backend_for(cann, "rt", submit=capsule)
+    queued = make(backend_for(cann, "rt", queue="auto", submit=capsule), family="rt")
+    assert queued.launcher.queued
+    queued.submit(0x77, (1, 1, 1), ARGS)
+    assert cann["rt"].pending() == 1
+    cann["rt"].run_pending()
+    assert len(cann["rt"].calls()) == 1
+
+
+def test_native_launchers_take_no_python_attributes(cann):
+    plan = make(backend_for(cann, "rt", family="rt"), family="rt")
+    assert isinstance(plan.native, _core.Launcher) and plan.native.plan is not None
+    with pytest.raises(AttributeError):
+        plan.native.spec = plan.spec
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.workspace_size = 64

@@ -41,10 +41,8 @@ def spec(**options):
 
 
 def make(fake, queue=None, **options):
-    backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt")
-    if queue is not None:
-        backend._submit = queue
-        backend.queue = "auto"
+    backend = NpuBackend(libraries=[str(fake.path)], queue="inline" if queue is None else "auto",
+                         family="rt", submit=queue)
     plan = backend.make_plan(spec(**options), input_count=len(SIG), fixed_args=())
     return backend, plan
 
@@ -60,8 +58,8 @@ def test_available_names_what_is_missing(fake, tmp_path):
 
 def test_launch_bytes_equal_reference_and_oracle(fake):
     backend, plan = make(fake)
-    assert plan.api == "rt"
-    backend.launch(plan, 0x5151, (10, 1, 1), ARGS)
+    assert plan.launcher.api == "rt"
+    plan.submit(0x5151, (10, 1, 1), ARGS)
     (call,) = fake.calls()
     assert (call.func, call.block_dim, call.stream, call.attr_id) == (0xBEEF, 10, 0x5151, -1)
     expected = pack_bytes_reference("npu", SIG, ARGS, (10, 1, 1), ffts=True, ffts_addr=FFTS)
@@ -69,13 +67,13 @@ def test_launch_bytes_equal_reference_and_oracle(fake):
     oracle = oracle_bytes("npu", [{"signature": SIG, "args": [a or 0 for a in ARGS],
                                    "grid": (10, 1, 1), "ffts": True, "ffts_addr": FFTS}])[0]
     assert call.args == oracle
-    assert backend.describe(plan, 0x5151, (10, 1, 1), ARGS).data == expected
+    assert plan.describe(0x5151, (10, 1, 1), ARGS).data == expected
 
 
 def test_ffts_address_queried_once_per_plan(fake):
     backend, plan = make(fake)
     for _ in range(3):
-        backend.launch(plan, 1, (1, 1, 1), ARGS)
+        plan.submit(1, (1, 1, 1), ARGS)
     assert fake.ffts_queries() == 1
     make(fake, ffts=False)
     assert fake.ffts_queries() == 1
@@ -90,7 +88,7 @@ def test_zero_ffts_address_refuses_the_plan(fake):
 def test_simt_kernel_passes_dynamic_ub_size(fake):
     backend, plan = make(fake, simt=True, simt_launch=True, pure_simt=True, ffts=False,
                          local_memory=122880)
-    backend.launch(plan, 3, (2, 3, 1), ARGS)
+    plan.submit(3, (2, 3, 1), ARGS)
     (call,) = fake.calls()
     assert call.attr_id == 2 and call.attr_value == 122880 and call.block_dim == 6
     assert call.api == "rt-v2"
@@ -101,7 +99,7 @@ def test_launch_error_is_raised_and_never_replayed(fake):
     backend, plan = make(fake)
     fake.set_launch_error(507015)
     with pytest.raises(FastLaunchError, match="failed with code 507015") as info:
-        backend.launch(plan, 1, (1, 1, 1), ARGS)
+        plan.submit(1, (1, 1, 1), ARGS)
     assert info.value.submitted and not info.value.recoverable
     assert [c.rc for c in fake.calls()] == [507015]  # one launch call, never a second
 
@@ -111,20 +109,20 @@ def test_launch_error_is_raised_and_never_replayed(fake):
 def test_bad_grid_refused_before_anything(fake, grid, reason):
     backend, plan = make(fake)
     with pytest.raises(fastlaunch.CallRefused) as info:
-        backend.launch(plan, 1, grid, ARGS)
+        plan.submit(1, grid, ARGS)
     assert info.value.reason == reason and fake.calls() == []
 
 
 def test_null_stream_is_passed_on_and_bad_args_are_errors(fake):
     """triton-ascend's launcher hands a null stream to the runtime unchecked."""
     backend, plan = make(fake)
-    backend.launch(plan, 0, (1, 1, 1), ARGS)
+    plan.submit(0, (1, 1, 1), ARGS)
     assert [c.stream for c in fake.calls()] == [0]
     fake.reset()
     with pytest.raises(FastLaunchError, match="arg 2 'arg2' \\(i32\\): got float"):
-        backend.launch(plan, 1, (1, 1, 1), (0, 0, 1.5, 0.5, 1, None))
+        plan.submit(1, (1, 1, 1), (0, 0, 1.5, 0.5, 1, None))
     with pytest.raises(FastLaunchError, match="args: got 2 values, expected 6"):
-        backend.launch(plan, 1, (1, 1, 1), (0, 0))
+        plan.submit(1, (1, 1, 1), (0, 0))
     assert fake.calls() == []
 
 
@@ -138,7 +136,7 @@ def test_workspace_is_allocated_and_passed(fake):
     backend = NpuBackend(libraries=[str(fake.path)], queue="inline", family="rt",
                          workspace=workspace)
     plan = backend.make_plan(spec(workspace_size=256), input_count=len(SIG), fixed_args=())
-    backend.launch(plan, 9, (3, 2, 1), ARGS)
+    plan.submit(9, (3, 2, 1), ARGS)
     assert sizes == [256 * 6]
     (call,) = fake.calls()
     assert struct.unpack_from("<QQQ", call.args) == (FFTS, 0, 0xAAAA0000)
@@ -169,9 +167,9 @@ def test_plans_refused_for_behaviour_not_reproduced(fake, options, reason):
 
 def test_task_queue_owns_the_buffer_until_it_runs(fake):
     backend, plan = make(fake, queue=fake.submit_capsule())
-    assert plan.queued
+    assert plan.launcher.queued
     args = [bytearray(b"x")]  # nothing of the call survives but the packed buffer
-    backend.launch(plan, 0x77, (5, 1, 1), ARGS)
+    plan.submit(0x77, (5, 1, 1), ARGS)
     del args
     assert fake.pending() == 1 and fake.calls() == []
     assert fake.pending_name(0) == b"triton_poi_fused_0"
@@ -189,7 +187,7 @@ def test_task_queue_submission_failure_raises_and_releases(fake):
     released = fake.released()
     try:
         with pytest.raises(FastLaunchError, match="task queue submission"):
-            backend.launch(plan, 1, (1, 1, 1), ARGS)
+            plan.submit(1, (1, 1, 1), ARGS)
     finally:
         fake.set_submit_error(0)
     assert fake.released() == released + 1 and fake.calls() == []

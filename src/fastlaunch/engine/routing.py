@@ -19,7 +19,7 @@ A kernel is never submitted twice.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import logging
 import sys
 import threading
@@ -30,7 +30,7 @@ from typing import Any
 from .. import config
 from ..errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..runtime import backends, counters
-from ..runtime.base import Backend, KernelSpec
+from ..runtime.base import Backend, KernelSpec, Plan
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +115,11 @@ def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] =
 class PlannedLaunch:
     """A plan bound to one launcher: what the steady state needs, flattened."""
 
-    __slots__ = ("backend", "fixed", "grid", "hooks", "input_count", "launch", "launcher", "plan",
+    __slots__ = ("fixed", "grid", "hooks", "input_count", "launch", "launcher", "plan",
                  "spec", "static_grid", "translate")
 
-    def __init__(self, backend: Backend, launcher: object, spec: KernelSpec, plan: Any,
-                 input_count: int, fixed: tuple) -> None:
-        self.backend = backend
+    def __init__(self, launcher: object, spec: KernelSpec, plan: Plan, input_count: int,
+                 fixed: tuple) -> None:
         self.launcher = launcher
         self.spec = spec
         self.plan = plan
@@ -129,8 +128,8 @@ class PlannedLaunch:
         self.grid = spec.grid
         self.static_grid = spec.static_grid
         self.hooks = tuple(spec.hooks)
-        self.launch = backend.bind_launch(plan)
-        self.translate = backend.translate_error
+        self.launch = plan.launch
+        self.translate = plan.translate
 
     def resolve_grid(self, args: tuple) -> Sequence[int]:
         """The grid of this call; CallRefused when it cannot be evaluated."""
@@ -172,7 +171,26 @@ def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
     if not spec.handle:
         raise PlanUnavailable("kernel_handle_missing")
     plan = backend.make_plan(spec, input_count=len(args), fixed_args=fixed)
-    return PlannedLaunch(backend, launcher, spec, plan, len(args), fixed)
+    return PlannedLaunch(launcher, spec, plan, len(args), fixed)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class FastSiteSpec:
+    """What a FastSite (csrc/fast_site.cpp) checks before each native launch;
+    it hands this back to ``BoundLaunch.fast_site_failed`` with any error."""
+
+    planned: PlannedLaunch  # the plan the FastSite launches (its errors decide by it)
+    autotuner: Any
+    launcher: object        # the planned launcher: still the selected one?
+    best_launcher_mode: bool  # selected: autotuner.best_launcher, else launchers[0]
+    profiler: object        # its _is_profiler_enabled is read per call
+    maybe_full: Callable[[], object] | None  # when true, the router decides
+    hooks: tuple            # live launch-hook containers; any non-empty: the router
+    input_count: int
+    grid: Callable[..., Sequence[int]] | None
+    static_grid: tuple[int, int, int] | None
+    fixed: tuple            # trailing grid inputs after the call's args
+    grid_program: tuple[int, ...]  # fastlaunch.engine.gridexpr form of grid; may be empty
 
 
 class BoundLaunch:
@@ -385,26 +403,26 @@ class BoundLaunch:
         self.call_slot[0] = site if site is not None else self
 
     def _fast_site(self, direct: PlannedLaunch) -> object | None:
-        native = direct.backend.native_launcher(direct.plan)
+        native = direct.plan.native
         if native is None:
             return None
         from ..runtime import _core
 
-        return _core.make_fast_site(
-            fallback=self, on_error=functools.partial(self._fast_site_failed, direct),
-            autotuner=self.autotuner,
-            launcher=direct.launcher, profiler=self._profiler,
+        site = FastSiteSpec(
+            planned=direct, autotuner=self.autotuner, launcher=direct.launcher,
+            best_launcher_mode=self._selected is _best_launcher, profiler=self._profiler,
             maybe_full=None if self._maybe_full is _never else self._maybe_full,
-            hooks=direct.hooks, grid=direct.grid, static_grid=direct.static_grid,
-            fixed=direct.fixed, native=native, input_count=direct.input_count,
-            best_launcher_mode=self._selected is _best_launcher,
-            grid_program=list(direct.spec.grid_program or ()))
+            hooks=direct.hooks, input_count=direct.input_count, grid=direct.grid,
+            static_grid=direct.static_grid, fixed=direct.fixed,
+            grid_program=tuple(direct.spec.grid_program or ()))
+        return _core.make_fast_site(self, native, site)
 
-    def _fast_site_failed(self, direct: PlannedLaunch, err: BaseException, args: tuple,
-                          stream: object) -> object:
+    def fast_site_failed(self, site: FastSiteSpec, err: BaseException, args: tuple,
+                         stream: object) -> object:
         """A FastSite's launch raised: the plan that FastSite was made for decides."""
         if not isinstance(err, Exception):
             raise err  # KeyboardInterrupt and friends are never turned into launches
+        direct = site.planned
         return self._launch_failed(direct, direct.translate(err), args, stream)
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -48,8 +47,58 @@ class LaunchRecord:
     config: Mapping[str, Any]
 
 
+def backend_error(err: BaseException) -> FastLaunchError:
+    """``err`` when it is a FastLaunchError, else a backend_error that may have submitted."""
+    if isinstance(err, FastLaunchError):
+        return err
+    return FastLaunchError("backend_error", submitted=True, detail=f"{type(err).__name__}: {err}")
+
+
+class Plan(abc.ABC):
+    """A backend's plan for one kernel at one call site, immutable once made.
+
+    The engine reads three things: ``launch`` (the steady-state launch, which
+    may raise the backend's native errors), ``translate`` (those errors as a
+    FastLaunchError) and ``native`` (the ``_core`` launcher a FastSite calls
+    in C++, or None). ``packer`` is the ``_core.Plan`` that lays out and packs
+    each launch; ``submit``, ``describe`` and ``summary`` serve tools and tests.
+    """
+
+    spec: KernelSpec
+    packer: Any  # the _core.Plan that lays out and packs each launch
+
+    @property
+    @abc.abstractmethod
+    def launch(self) -> Callable[[Any, Sequence[int], tuple], object]:
+        """``launch(stream, grid, args)``: pack and submit one launch."""
+
+    @property
+    def native(self) -> object | None:
+        """The native launcher a FastSite can call directly, if any."""
+        return None
+
+    def translate(self, err: BaseException) -> FastLaunchError:
+        """Map an error raised by ``launch`` to a FastLaunchError."""
+        return backend_error(err)
+
+    def submit(self, stream: Any, grid: Sequence[int], args: tuple) -> None:
+        """``launch`` with its errors translated. CallRefused means nothing was submitted."""
+        try:
+            self.launch(stream, grid, args)
+        except Exception as err:
+            raise self.translate(err) from err
+
+    @abc.abstractmethod
+    def describe(self, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
+        """The record ``launch`` would send, without sending it."""
+
+    @abc.abstractmethod
+    def summary(self) -> str:
+        """One line for logs and ``doctor``."""
+
+
 class Backend(abc.ABC):
-    """One launch ABI and runtime. Plans are opaque to the engine."""
+    """One launch ABI and runtime: it says whether it can run and makes plans."""
 
     name: str
     abi: str
@@ -59,33 +108,5 @@ class Backend(abc.ABC):
         """(usable, why not) without touching a device."""
 
     @abc.abstractmethod
-    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple) -> Any:
+    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple) -> Plan:
         """Build a plan, or raise PlanUnavailable naming the reason."""
-
-    @abc.abstractmethod
-    def launch(self, plan: Any, stream: int, grid: Sequence[int], args: tuple) -> None:
-        """Pack and submit one launch. Raise CallRefused only before anything is packed."""
-
-    @abc.abstractmethod
-    def describe(self, plan: Any, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
-        """The record ``launch`` would send, without sending it."""
-
-    def bind_launch(self, plan: Any) -> Callable[[Any, Sequence[int], tuple], object]:
-        """``launch`` with the plan bound, for the steady state. It may raise
-        native errors; the engine passes them through ``translate_error``."""
-        return functools.partial(self.launch, plan)
-
-    def native_launcher(self, plan: Any) -> object | None:
-        """The native launcher object a FastSite can call directly, if any."""
-        return None
-
-    def translate_error(self, err: BaseException) -> FastLaunchError:
-        """Map an error raised by a bound launch to a FastLaunchError."""
-        if isinstance(err, FastLaunchError):
-            return err
-        return FastLaunchError("backend_error", submitted=True,
-                               detail=f"{type(err).__name__}: {err}")
-
-    def plan_summary(self, plan: Any) -> str:
-        """One line for logs and ``doctor``."""
-        return repr(plan)

@@ -92,7 +92,7 @@ def _run_kernel(kernel: DemoKernel) -> FakeBackend:
         bound(*kernel.args, stream=0x5000)
     print(f"\n{kernel.name}  [{kernel.note}]")
     print(f"  calls: 3, original launcher: {len(launcher.calls)}, planned launches: "
-          f"{len(backend.launches)}; {backend.plan_summary(bound.plan.plan)}")
+          f"{len(backend.launches)}; {bound.plan.plan.summary()}")
     _print_layout(kernel, backend.launches[-1].data)
     return backend
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """NVIDIA: stock Inductor kernels launched with cuLaunchKernel."""
 
-from .backend import CudaBackend
+from .backend import CudaBackend, CudaPlan
 
-__all__ = ["CudaBackend"]
+__all__ = ["CudaBackend", "CudaPlan"]

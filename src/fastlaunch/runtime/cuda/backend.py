@@ -8,11 +8,13 @@ driver's own ``cuFuncGetParamInfo`` where the driver has it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from ...errors import FastLaunchError, PlanUnavailable
-from .. import _core, native, torch_accessor
-from ..base import Backend, KernelSpec, LaunchRecord
+from .. import _core, torch_accessor
+from ..base import Backend, KernelSpec, LaunchRecord, Plan
+from ..native import translate as translate_native
 
 # c10::DeviceType::CUDA: the core refuses tensor arguments on any other device
 # (or another CUDA device) before anything is packed.
@@ -35,6 +37,40 @@ def spec_from_compiled(compiled: object, name: str, signature: dict, device: int
                       owner=compiled)
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class CudaPlan(Plan):
+    """A kernel planned for ``cuLaunchKernel``: the native launcher does it all."""
+
+    spec: KernelSpec
+    launcher: _core.CudaLauncher
+
+    @property
+    def launch(self):
+        return self.launcher.launch
+
+    @property
+    def native(self) -> _core.CudaLauncher:
+        return self.launcher
+
+    @property
+    def packer(self) -> _core.Plan:
+        return self.launcher.plan
+
+    def translate(self, err: BaseException) -> FastLaunchError:
+        return translate_native(err)
+
+    def describe(self, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
+        launcher = self.launcher
+        return LaunchRecord(self.spec.name, launcher.plan.pack(tuple(args)), tuple(grid),
+                            launcher.block_x, stream,
+                            {"shared": launcher.shared, "device": launcher.device})
+
+    def summary(self) -> str:
+        launcher = self.launcher
+        return (f"cuda {self.spec.name}: cuLaunchKernel, {launcher.plan.size}-byte params, "
+                f"block {launcher.block_x}, shared {launcher.shared}, device {launcher.device}")
+
+
 class CudaBackend(Backend):
     name = "cuda"
     abi = "cuda"
@@ -43,15 +79,15 @@ class CudaBackend(Backend):
         why = _core.cuda_driver_status()
         return (not why), why
 
-    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
+    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple) -> CudaPlan:
         if fixed_args:
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
         opts = spec.options
         try:
             plan = _core.Plan("cuda", list(spec.signature), names=list(spec.names),
-                             positions=list(spec.positions), input_count=input_count,
-                             n_scratch=int(opts.get("n_scratch", 2)),
+                              positions=list(spec.positions), input_count=input_count,
+                              n_scratch=int(opts.get("n_scratch", 2)),
                               expected_device=(CUDA_DEVICE_TYPE, spec.device))
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
@@ -63,34 +99,7 @@ class CudaBackend(Backend):
                                   detail=f"driver {driver}, fastlaunch {ours}")
         try:
             launcher = _core.CudaLauncher(plan, spec.handle, int(opts.get("num_warps", 4)),
-                                         int(opts.get("shared", 0)), spec.device)
+                                          int(opts.get("shared", 0)), spec.device)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
-        launcher.spec = spec
-        return launcher
-
-    def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
-        try:
-            plan.launch(stream, grid, args)
-        except Exception as err:
-            raise self.translate_error(err) from err
-
-    def bind_launch(self, plan):
-        return plan.launch
-
-    def native_launcher(self, plan):
-        return plan
-
-    def translate_error(self, err: BaseException) -> FastLaunchError:
-        return native.translate(err)
-
-    def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
-        native = plan.plan
-        data = native.pack(tuple(args))
-        spec = plan.spec
-        return LaunchRecord(spec.name, data, tuple(grid), plan.block_x, stream,
-                            {"shared": plan.shared, "device": plan.device})
-
-    def plan_summary(self, plan) -> str:
-        return (f"cuda {plan.spec.name}: cuLaunchKernel, {plan.plan.size}-byte params, "
-                f"block {plan.block_x}, shared {plan.shared}, device {plan.device}")
+        return CudaPlan(spec, launcher)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ...errors import CallRefused, PlanUnavailable
+from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from .. import _core, abi, native
-from ..base import Backend, KernelSpec, LaunchRecord
+from ..base import Backend, KernelSpec, LaunchRecord, Plan, backend_error
 
 FAIL_STAGES = ("before_pack", "pack", "launch", "after_submit")
 FAKE_FFTS_ADDR = 0xFF75_0000
@@ -29,11 +29,26 @@ class FakeLaunchFailure(RuntimeError):
         self.stage = stage
 
 
-@dataclasses.dataclass(frozen=True)
-class FakePlan:
+@dataclasses.dataclass(frozen=True, eq=False)
+class FakePlan(Plan):
+    """A plan whose launches the fake backend records; it has no native launcher."""
+
     spec: KernelSpec
-    native: object  # the _core.Plan the real backend of this ABI would hold
+    packer: _core.Plan  # the _core.Plan the real backend of this ABI would hold
     input_count: int
+    backend: FakeBackend
+
+    def launch(self, stream: int, grid: Sequence[int], args: tuple) -> None:
+        self.backend.launch(self, stream, grid, args)
+
+    def translate(self, err: BaseException) -> FastLaunchError:
+        return self.backend.translate_error(err)
+
+    def describe(self, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
+        return self.backend.describe(self, stream, grid, args)
+
+    def summary(self) -> str:
+        return f"fake[{self.backend.abi}] {self.spec.name}: {self.packer.size} bytes"
 
 
 class FakeBackend(Backend):
@@ -77,7 +92,7 @@ class FakeBackend(Backend):
         except _core.InputError as err:
             raise PlanUnavailable(getattr(err, "reason", None) or "signature_type_unsupported",
                                   detail=str(err)) from None
-        return FakePlan(spec, plan, input_count)
+        return FakePlan(spec, plan, input_count, self)
 
     def _fail(self, stage: str) -> None:
         if self.fail_at == stage:
@@ -99,7 +114,7 @@ class FakeBackend(Backend):
                 scratch["sync_lock"] = FAKE_SYNC_LOCK_ADDR
         self._fail("pack")
         try:
-            data = plan.native.pack(args, grid, **scratch)
+            data = plan.packer.pack(args, grid, **scratch)
         except (_core.InputError, _core.GridError) as err:
             raise native.translate(err) from None
         block_dim = size if self.abi == "npu" else 32 * int(opts.get("num_warps", 4))
@@ -107,6 +122,7 @@ class FakeBackend(Backend):
         return LaunchRecord(plan.spec.name, data, grid, block_dim, stream, config)
 
     def launch(self, plan: FakePlan, stream: int, grid: Sequence[int], args: tuple) -> None:
+        """Record one launch (``plan.launch``), as the real backend would submit it."""
         if abi.check_grid(self.abi, grid) == 0:  # CallRefused before anything else
             return  # cuda: an empty grid launches nothing
         if plan.spec.device != self.current_device:
@@ -119,5 +135,6 @@ class FakeBackend(Backend):
         self.launches.append(record)
         self._fail("after_submit")
 
-    def plan_summary(self, plan: FakePlan) -> str:
-        return f"fake[{self.abi}] {plan.spec.name}: {plan.native.size} bytes"
+    def translate_error(self, err: BaseException) -> FastLaunchError:
+        """``plan.translate``: the generic one (tests override it with the real one)."""
+        return backend_error(err)

@@ -13,15 +13,17 @@ inline then synchronised when the kernel's launcher was generated with
 from __future__ import annotations
 
 import ctypes
-import functools
+import dataclasses
 import importlib.util
 from collections.abc import Callable, Sequence
 
 from ... import config
 from ...errors import CallRefused, FastLaunchError, PlanUnavailable
-from .. import _core, native, torch_accessor
-from ..base import Backend, KernelSpec, LaunchRecord
+from .. import _core, torch_accessor
+from ..base import Backend, KernelSpec, LaunchRecord, Plan
+from ..native import translate as translate_native
 from . import family as families
+from .options import NpuOptions
 
 # (bytes) -> (address, keep-alive)
 Allocator = Callable[[int], tuple[int, object]]
@@ -87,15 +89,103 @@ class _CallbackAllocator:
         self.owners.pop(key, None)
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class NpuPlan(Plan):
+    """A kernel planned for CANN. Without a workspace the native launcher does
+    it all (and a FastSite calls it); with one, each launch first allocates
+    the workspace in Python, so ``launch`` is ``submit`` and there is no
+    native form."""
+
+    spec: KernelSpec
+    options: NpuOptions
+    launcher: _core.NpuLauncher
+    family: str
+    workspace_size: int  # bytes per block; 0: none
+    workspace: Allocator
+
+    @property
+    def launch(self):
+        return self.submit if self.workspace_size else self.launcher.launch
+
+    @property
+    def native(self) -> _core.NpuLauncher | None:
+        return None if self.workspace_size else self.launcher
+
+    @property
+    def packer(self) -> _core.Plan:
+        return self.launcher.plan
+
+    def translate(self, err: BaseException) -> FastLaunchError:
+        return translate_native(err)
+
+    def submit(self, stream: int, grid: Sequence[int], args: tuple) -> None:
+        if _core.npu_msprof_collecting():
+            # The router's probe already sends such calls to the original
+            # launcher, which reports them to msprof; a direct call is refused.
+            raise CallRefused("msprof", detail="msprof is collecting; the original launcher "
+                                               "reports this launch")
+        workspace = 0
+        if self.workspace_size:  # before the launch call: any failure here submitted nothing
+            self._check_grid(grid)  # refuse before allocating
+            try:
+                workspace, _keep = self._workspace(grid)
+            except Exception as err:
+                raise CallRefused("workspace_alloc_failed",
+                                  detail=f"{type(err).__name__}: {err}") from err
+        try:
+            self.launcher.launch(stream, grid, args, workspace) if workspace else \
+                self.launcher.launch(stream, grid, args)
+        except Exception as err:
+            raise self.translate(err) from err
+
+    def _workspace(self, grid: Sequence[int]) -> tuple[int, object]:
+        """(address for the workspace slot, owner). The original sizes it by the
+        uint32 product of the grid, and allocates it even for a pure-SIMT
+        kernel, whose struct has no slot for it: the slot address is then 0."""
+        blocks = (int(grid[0]) * int(grid[1]) * int(grid[2])) & 0xFFFFFFFF
+        address, owner = self.workspace(self.workspace_size * blocks)
+        return (address if self.packer.has_hidden_slots else 0), owner
+
+    def _check_grid(self, grid: Sequence[int]) -> None:
+        """The grid checks the native launch makes, for paths that allocate first."""
+        try:
+            values = tuple(grid)
+        except Exception as err:
+            raise CallRefused("grid_type", detail=f"grid: {type(err).__name__}: {err}") from err
+        if len(values) != 3:
+            raise CallRefused("grid_rank", detail=f"grid: got {len(values)} values, expected 3")
+        try:
+            self.packer.check_grid(*values)
+        except _core.InputError as err:
+            raise self.translate(err) from err
+
+    def describe(self, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
+        """The record of one launch. The lock slot reads 0: the locks are only
+        allocated inside the task, as the original does."""
+        workspace, _keep = self._workspace(grid) if self.workspace_size else (0, None)
+        data = self.packer.pack(tuple(args), tuple(grid), workspace=workspace)
+        block_dim = grid[0] * grid[1] * grid[2]
+        return LaunchRecord(self.spec.name, data, tuple(grid), block_dim, stream,
+                            {"api": self.launcher.api, "queued": self.launcher.queued,
+                             **dict(self.spec.options)})
+
+    def summary(self) -> str:
+        return (f"npu {self.spec.name}: {self.launcher.api} launch ({self.family} family), "
+                f"{self.packer.size}-byte args, "
+                f"{'task queue' if self.launcher.queued else 'inline'}")
+
+
 class NpuBackend(Backend):
     name = "npu"
     abi = "npu"
 
     def __init__(self, libraries: str | Sequence[str] | None = None, queue: str = "auto",
                  workspace: Allocator = torch_workspace, allocator: object = None,
-                 locks: LockAllocator | None = None, family: str | None = None) -> None:
-        """``queue``: "auto" submits through torch_npu's task queue (needs torch_npu),
-        "inline" calls the runtime directly (tests). ``allocator``: the
+                 locks: LockAllocator | None = None, family: str | None = None,
+                 submit: object = None) -> None:
+        """``queue``: "auto" submits through a task queue, torch_npu's unless
+        ``submit`` names another "fastlaunch.npu_submit" capsule (a recorder in
+        tests); "inline" calls the runtime directly (tests). ``allocator``: the
         "fastlaunch.npu_workspace" capsule for sync-block locks (default:
         torch_npu's, with the task queue); ``locks``, a Python stand-in for it
         (tests), called as ``locks(count, init)`` inside the task; the backend
@@ -109,6 +199,9 @@ class NpuBackend(Backend):
         if family not in (None, "rt"):
             msg = f"family: got {family!r}, expected None or 'rt'"
             raise ValueError(msg)
+        if submit is not None and queue == "inline":
+            msg = "submit: got a task-queue capsule with queue='inline', expected queue='auto'"
+            raise ValueError(msg)
         self.libraries = _library_list(libraries)
         self.queue = queue
         self.workspace = workspace
@@ -116,7 +209,7 @@ class NpuBackend(Backend):
         self._allocator = allocator
         self.locks = locks
         self._runtime: _core.NpuRuntime | None = None
-        self._submit: object = None
+        self._submit = submit
 
     @property
     def runtime(self) -> _core.NpuRuntime:
@@ -161,8 +254,8 @@ class NpuBackend(Backend):
             self._allocator = queue.allocator_capsule()
         return self._allocator, None
 
-    def _family(self, opts) -> str:
-        name = opts.get("family") or self.family
+    def _family(self, opts: NpuOptions) -> str:
+        name = opts.family or self.family
         if name:
             return str(name)
         detection = families.installed()
@@ -170,18 +263,16 @@ class NpuBackend(Backend):
             raise PlanUnavailable(detection.reason, detail=detection.detail)
         return detection.family.name
 
-    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple):
-        opts = spec.options
+    def make_plan(self, spec: KernelSpec, *, input_count: int, fixed_args: tuple) -> NpuPlan:
+        opts = NpuOptions.of(spec.options)
         refusal = self._refusal(opts)
         if refusal:
             raise PlanUnavailable(*refusal)
         family = self._family(opts)
-        simt_launch = bool(opts.get("simt_launch"))
-        missing = self.runtime.missing_for(simt_launch)
+        missing = self.runtime.missing_for(opts.simt_launch)
         if missing:
             raise PlanUnavailable("launch_api_unavailable", detail=f"{family} family: {missing}")
-        check_pointers = bool(opts.get("check_pointers"))
-        if check_pointers and not self.runtime.pointer_query:
+        if opts.check_pointers and not self.runtime.pointer_query:
             raise PlanUnavailable("launch_api_unavailable",
                                   detail="the generated launcher checks tensor addresses with "
                                          "aclrtPointerGetAttributes, which the loaded CANN lacks")
@@ -193,126 +284,53 @@ class NpuBackend(Backend):
                                   detail=f"positions {spec.positions}, {len(fixed_args)} fixed")
         if self.queue == "auto":  # running under torch_npu (tests use plain objects)
             torch_accessor.ensure()
-        lock_num = max(int(opts.get("lock_num", 0) or 0), 0)
-        lock_init = int(opts.get("lock_init_value", 0) or 0)
+        lock_num = max(opts.lock_num, 0)
         try:  # both may build the task-queue shim against the installed torch_npu
-            allocator, allocator_owner = (self._lock_allocator(lock_init) if lock_num
-                                          else (None, None))
+            allocator, allocator_owner = (self._lock_allocator(opts.lock_init_value)
+                                          if lock_num else (None, None))
             submit = self._submitter()
         except Exception as err:
             raise PlanUnavailable("task_queue_unavailable",
                                   f"{type(err).__name__}: {err}") from None
         try:
-            ffts = bool(opts.get("ffts"))
-            ffts_addr = self.runtime.ffts_address(spec.device) if ffts else 0
+            ffts_addr = self.runtime.ffts_address(spec.device) if opts.ffts else 0
             plan = _core.Plan("npu", list(spec.signature), names=list(spec.names),
                               runtime_arg_count=len(runtime_positions),
                               positions=runtime_positions, input_count=input_count,
-                              fixed_args=tuple(fixed_args), ffts=ffts, ffts_addr=ffts_addr,
-                              pure_simt=bool(opts.get("pure_simt")),
-                              static_grid=spec.static_grid,
+                              fixed_args=tuple(fixed_args), ffts=opts.ffts, ffts_addr=ffts_addr,
+                              pure_simt=opts.pure_simt, static_grid=spec.static_grid,
                               expected_device=(PRIVATE_USE1, spec.device))
             launcher = _core.NpuLauncher(
-                plan, self.runtime, spec.name, spec.handle, simt_launch=simt_launch,
-                local_memory=int(opts.get("local_memory", 0) or 0), submit=submit,
-                taskqueue=bool(opts.get("taskqueue", True)), lock_num=lock_num,
-                lock_init=lock_init, allocator=allocator, check_pointers=check_pointers)
+                plan, self.runtime, spec.name, spec.handle, simt_launch=opts.simt_launch,
+                local_memory=opts.local_memory, submit=submit, taskqueue=opts.taskqueue,
+                lock_num=lock_num, lock_init=opts.lock_init_value, allocator=allocator,
+                allocator_owner=allocator_owner, check_pointers=opts.check_pointers)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
-        launcher.spec = spec
-        launcher.allocator_owner = allocator_owner  # the capsule's table lives as long
-        launcher.workspace_size = max(int(opts.get("workspace_size", 0) or 0), 0)
-        return launcher
+        return NpuPlan(spec, opts, launcher, family, max(opts.workspace_size, 0), self.workspace)
 
     @staticmethod
-    def _refusal(opts) -> tuple[str, str] | None:
+    def _refusal(opts: NpuOptions) -> tuple[str, str] | None:
         """Launch behaviours of the original launcher a plan does not reproduce."""
-        if opts.get("device_print"):
+        if opts.device_print:
             return ("device_print_unsupported", "TRITON_DEVICE_PRINT adds a DTData slot")
-        if int(opts.get("coalesce_factor", 1) or 1) > 1:
+        if opts.coalesce_factor > 1:
             return ("coalesced_grid_unsupported",
-                    f"coalesce_factor={opts['coalesce_factor']} divides the grid")
-        if opts.get("blocks_parallel"):
+                    f"coalesce_factor={opts.coalesce_factor} divides the grid")
+        if opts.blocks_parallel:
             return ("blocks_parallel_clamp_unsupported",
                     "TRITON_ALL_BLOCKS_PARALLEL clamps blockDim to the core count")
-        if opts.get("register_tensor_msprof"):
+        if opts.register_tensor_msprof:
             return ("register_tensor_msprof",
                     "TRITON_REGISTER_TENSOR_MSPROF: the original launcher records tensor "
                     "shapes and launches nothing")
-        if opts.get("grid_warn_print"):
+        if opts.grid_warn_print:
             return ("grid_warn_print_unsupported",
                     "TRITON_GRID_WARN_PRINT: the original launcher warns when the grid "
                     "exceeds the core count")
-        if not 0 <= int(opts.get("local_memory", 0) or 0) <= 0xFFFFFFFF:
-            return ("local_memory_out_of_range", str(opts.get("local_memory")))
+        if not 0 <= opts.local_memory <= 0xFFFFFFFF:
+            return ("local_memory_out_of_range", str(opts.local_memory))
         return None
-
-    def _workspace(self, plan, grid: Sequence[int]) -> tuple[int, object]:
-        """(address for the workspace slot, owner). The original sizes it by the
-        uint32 product of the grid, and allocates it even for a pure-SIMT
-        kernel, whose struct has no slot for it: the slot address is then 0."""
-        blocks = (int(grid[0]) * int(grid[1]) * int(grid[2])) & 0xFFFFFFFF
-        address, owner = self.workspace(plan.workspace_size * blocks)
-        return (address if plan.plan.has_hidden_slots else 0), owner
-
-    def _check_grid(self, plan, grid: Sequence[int]) -> None:
-        """The grid checks the native launch makes, for paths that allocate first."""
-        try:
-            values = tuple(grid)
-        except Exception as err:
-            raise CallRefused("grid_type", detail=f"grid: {type(err).__name__}: {err}") from err
-        if len(values) != 3:
-            raise CallRefused("grid_rank", detail=f"grid: got {len(values)} values, expected 3")
-        try:
-            plan.plan.check_grid(*values)
-        except _core.InputError as err:
-            raise self.translate_error(err) from err
-
-    def launch(self, plan, stream: int, grid: Sequence[int], args: tuple) -> None:
-        if _core.npu_msprof_collecting():
-            # The router's probe already sends such calls to the original
-            # launcher, which reports them to msprof; a direct call is refused.
-            raise CallRefused("msprof", detail="msprof is collecting; the original launcher "
-                                               "reports this launch")
-        workspace = 0
-        if plan.workspace_size:  # before the launch call: any failure here submitted nothing
-            self._check_grid(plan, grid)  # refuse before allocating
-            try:
-                workspace, _keep = self._workspace(plan, grid)
-            except Exception as err:
-                raise CallRefused("workspace_alloc_failed",
-                                  detail=f"{type(err).__name__}: {err}") from err
-        try:
-            plan.launch(stream, grid, args, workspace) if workspace else plan.launch(
-                stream, grid, args)
-        except Exception as err:
-            raise self.translate_error(err) from err
-
-    def bind_launch(self, plan):
-        if plan.workspace_size:
-            return functools.partial(self.launch, plan)
-        return plan.launch
-
-    def native_launcher(self, plan):
-        return None if plan.workspace_size else plan
-
-    def translate_error(self, err: BaseException) -> FastLaunchError:
-        return native.translate(err)
-
-    def describe(self, plan, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
-        """The record of one launch. The lock slot reads 0: the locks are only
-        allocated inside the task, as the original does."""
-        workspace, _keep = self._workspace(plan, grid) if plan.workspace_size else (0, None)
-        data = plan.plan.pack(tuple(args), tuple(grid), workspace=workspace)
-        block_dim = grid[0] * grid[1] * grid[2]
-        return LaunchRecord(plan.spec.name, data, tuple(grid), block_dim, stream,
-                            {"api": plan.api, "queued": plan.queued,
-                             **dict(plan.spec.options)})
-
-    def plan_summary(self, plan) -> str:
-        return (f"npu {plan.spec.name}: {plan.api} launch "
-                f"({plan.spec.options.get('family') or self.family or 'detected'} family), "
-                f"{plan.plan.size}-byte args, {'task queue' if plan.queued else 'inline'}")
 
 
 def launch_family_report(libraries: Sequence[str] | None = None) -> list[tuple[str, str]]:

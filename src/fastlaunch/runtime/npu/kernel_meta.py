@@ -36,6 +36,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .options import NpuOptions
+
 #: pack_metadata's cut: CANN limits kernel names to 50 bytes with the newline.
 TASK_NAME_MAX = 49
 #: rtTaskCfgInfo_t.localMemorySize the 3.2.0 generator writes for SIMT launches.
@@ -118,7 +120,7 @@ class KernelMeta:
     names: tuple[str, ...]
     indices: tuple[int, ...]
     parsed: tuple[int, ...]
-    options: Mapping[str, Any]
+    options: NpuOptions
 
 
 def field(metadata: Any, name: str, default: Any = None) -> Any:
@@ -212,26 +214,26 @@ def describe(signature: Mapping, constants: Mapping | None, metadata: Any, *,
         if _has(metadata, "lock_init_value") else 0
     bs_task_type = field(metadata, "bs_task_type", 0) or 0
     name = (packed_metadata or {}).get("kernel_name") or task_name(kernel_name, metadata)
-    options = {
-        "family": family.name,
-        "ffts": bool(ffts),
-        "pure_simt": force_simt_only,        # no lock/workspace slots
-        "simt": simt,
-        "simt_launch": simt_launch,          # rtKernelLaunchWithFlagV2
-        "local_memory": int(local_memory) if simt_launch else 0,
-        "workspace_size": workspace,
-        "lock_num": lock_num,
-        "lock_init_value": lock_init,
-        "mix_mode": str(field(metadata, "mix_mode", "") or ""),
-        "bs_task_type": int(bs_task_type),
-        "coalesce_factor": int(field(metadata, "coalesce_factor", 1) or 1),
-        "check_pointers": family.checks_pointers,
-        "device_print": switch("TRITON_DEVICE_PRINT"),
-        "taskqueue": switch("TRITON_ENABLE_TASKQUEUE", "true"),
-        "blocks_parallel": switch("TRITON_ALL_BLOCKS_PARALLEL"),
-        "grid_warn_print": switch("TRITON_GRID_WARN_PRINT"),
-        "register_tensor_msprof": switch("TRITON_REGISTER_TENSOR_MSPROF"),
-    }
+    options = NpuOptions(
+        family=family.name,
+        ffts=bool(ffts),
+        pure_simt=force_simt_only,        # no lock/workspace slots
+        simt=simt,
+        simt_launch=simt_launch,          # rtKernelLaunchWithFlagV2
+        local_memory=int(local_memory) if simt_launch else 0,
+        workspace_size=workspace,
+        lock_num=lock_num,
+        lock_init_value=lock_init,
+        mix_mode=str(field(metadata, "mix_mode", "") or ""),
+        bs_task_type=int(bs_task_type),
+        coalesce_factor=int(field(metadata, "coalesce_factor", 1) or 1),
+        check_pointers=family.checks_pointers,
+        device_print=switch("TRITON_DEVICE_PRINT"),
+        taskqueue=switch("TRITON_ENABLE_TASKQUEUE", "true"),
+        blocks_parallel=switch("TRITON_ALL_BLOCKS_PARALLEL"),
+        grid_warn_print=switch("TRITON_GRID_WARN_PRINT"),
+        register_tensor_msprof=switch("TRITON_REGISTER_TENSOR_MSPROF"),
+    )
     return KernelMeta(name=str(name), handle=int(handle), signature=tuple(types),
                       names=tuple(names), indices=tuple(indices), parsed=tuple(sig),
                       options=options)

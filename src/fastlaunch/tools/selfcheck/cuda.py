@@ -89,13 +89,13 @@ def scalar_kinds(recorder: InterposeRecorder, forward: bool) -> Outcome:
         with recorder.capture(forward) as original:
             compiled[(1, 1, 1)](out, *values, 8, stream=stream)
         with recorder.capture(forward) as planned:
-            backend.launch(plan, stream, (1, 1, 1), (out, *values))
+            plan.submit(stream, (1, 1, 1), (out, *values))
         torch.cuda.synchronize()
     except Exception as err:
         outcome.error = f"{type(err).__name__}: {err}"
         return outcome
     outcome.original, outcome.planned, outcome.planned_used = original, planned, True
-    outcome.differences = compare(original, planned, [tuple(f) for f in plan.plan.fields])
+    outcome.differences = compare(original, planned, [tuple(f) for f in plan.packer.fields])
     return outcome
 
 

@@ -167,7 +167,7 @@ def _field_names(diff: ar.Differential, which: str,
                                      fixed_args=())
     except Exception:  # the comparison already reports the failing side
         return []
-    return [tuple(f) for f in plan.plan.fields]
+    return [tuple(f) for f in plan.packer.fields]
 
 
 def check(diff: ar.Differential, case: NpuCase, which: str, launcher: ar.Launcher) -> Outcome:

@@ -123,19 +123,18 @@ class Differential:
         error, full_entry = None, False
         with environment(call.case.env()):
             try:
+                queued = call.case.taskqueue  # torch_npu's queue, recorded
                 backend = NpuBackend(
-                    libraries=[str(rec.path)], queue="inline",
+                    libraries=[str(rec.path)], queue="auto" if queued else "inline",
+                    submit=rec.submit_capsule() if queued else None,
                     workspace=lambda size: (rec.alloc(KIND_WORKSPACE, size), None),
                     locks=lambda count, _init: (rec.alloc(KIND_LOCK, 8 * count), None))
-                if call.case.taskqueue:
-                    backend._submit = rec.submit_capsule()  # torch_npu's queue, recorded
-                    backend.queue = "auto"
                 plan = backend.make_plan(self.spec(which, call),
                                          input_count=len(call.args), fixed_args=())
                 self._profiling(call.profiling)
                 full_entry = _core.npu_msprof_collecting()
                 if not full_entry:
-                    backend.launch(plan, call.stream, call.grid, call.args)
+                    plan.submit(call.stream, call.grid, call.args)
             except Exception as err:
                 error = err
         events = rec.events()
