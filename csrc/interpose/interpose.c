@@ -21,7 +21,7 @@
 #include <string.h>
 
 // CANN's launch types and entry points: the C stand-in for CANN's header in
-// fastlaunch/selfcheck/cann_recorder/include (CMake puts it on the path).
+// csrc/testing/cann_recorder/include (CMake puts it on the path).
 #include "runtime/runtime/rt.h"
 
 #define FL_MAX_RECORDS 512

@@ -216,10 +216,7 @@ def test_negative_cache_calls_selected_launcher_directly(leg):
     assert fastlaunch.stats()["negative.invalidated"] == 1
 
 
-@pytest.mark.parametrize("leg", _leg_params(npu=pytest.mark.xfail(strict=True, reason=(
-    "known gap: NpuBackend counts an unsupported signature type as "
-    "plan.refused.plan_creation_error (the packer's ValueError), not "
-    "signature_type_unsupported"))), indirect=True)
+@pytest.mark.parametrize("leg", _leg_params(), indirect=True)
 def test_unsupported_type_is_a_stable_refusal(leg):
     bound, tuner, launchers = setup(leg, spec_kw={"signature": ["*fp32", "*fp32",
                                                                      "nvTmaDesc"]})

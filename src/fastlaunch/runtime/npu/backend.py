@@ -192,7 +192,7 @@ class NpuBackend(Backend):
         still copies the initial values. ``family``: the launch family for
         specs that carry none (tests, benchmarks); normally the installed
         triton-ascend's, set by the integration. ``libraries``: one path or
-        a sequence of paths (default: ``FASTLAUNCH_CANN_LIBS``)."""
+        a sequence of paths (default: ``FASTLAUNCH_CANN_LIBRARIES``)."""
         if queue not in ("auto", "inline"):
             msg = f"queue: got {queue!r}, expected 'auto' or 'inline'"
             raise ValueError(msg)
@@ -294,12 +294,18 @@ class NpuBackend(Backend):
                                   f"{type(err).__name__}: {err}") from None
         try:
             ffts_addr = self.runtime.ffts_address(spec.device) if opts.ffts else 0
+        except (_core.InputError, _core.LaunchError) as err:
+            raise PlanUnavailable("plan_creation_error", str(err)) from None
+        try:
             plan = _core.Plan("npu", list(spec.signature), names=list(spec.names),
                               runtime_arg_count=len(runtime_positions),
                               positions=runtime_positions, input_count=input_count,
                               fixed_args=tuple(fixed_args), ffts=opts.ffts, ffts_addr=ffts_addr,
                               pure_simt=opts.pure_simt, static_grid=spec.static_grid,
                               expected_device=(PRIVATE_USE1, spec.device))
+        except _core.InputError as err:  # as the CUDA backend: the signature's fault
+            raise PlanUnavailable("signature_type_unsupported", str(err)) from None
+        try:
             launcher = _core.NpuLauncher(
                 plan, self.runtime, spec.name, spec.handle, simt_launch=opts.simt_launch,
                 local_memory=opts.local_memory, submit=submit, taskqueue=opts.taskqueue,
