@@ -36,9 +36,9 @@ def cann(tmp_path_factory):
     return backend_legs.recorder(tmp_path_factory.mktemp("cann"))
 
 
-def _leg_params(**marks):
-    """Both legs; ``marks`` (leg name -> mark) names a known gap of one leg."""
-    return [pytest.param(name, id=name, marks=marks.get(name, ())) for name in backend_legs.NAMES]
+def _leg_params():
+    """Both legs, named by id."""
+    return [pytest.param(name, id=name) for name in backend_legs.NAMES]
 
 
 @pytest.fixture(params=_leg_params())
