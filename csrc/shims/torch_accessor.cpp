@@ -27,7 +27,7 @@ int Read(PyObject* obj, uint64_t* out, int32_t* device_type, int32_t* device_ind
 
 }  // namespace
 
-// The accessor contract of csrc/plan.h (TensorAccessor): the pointer and the
+// The accessor contract of csrc/core/plan.h (TensorAccessor): the pointer and the
 // device (c10::DeviceType value and index; CPU tensors: 0 and -1), so the core
 // can refuse a tensor that is not on the plan's device.
 extern "C" int fastlaunch_tensor_device_ptr(PyObject* obj, uint64_t* out, int32_t* device_type,

@@ -132,6 +132,13 @@ def test_version():
     assert result.stdout.strip() == f"fastlaunch {fastlaunch.__version__}"
 
 
+def test_native_core_carries_the_one_version():
+    """_version.py is the one place: the build hands it to the extension."""
+    from fastlaunch.runtime import _core
+
+    assert _core.__version__ == fastlaunch.__version__
+
+
 def test_selfcheck_is_dispatched_with_its_arguments(monkeypatch):
     seen = []
     module = types.ModuleType("fastlaunch.tools.selfcheck")

@@ -2,7 +2,7 @@
 """Contract tests against the released torch-npu wheels (read, never imported).
 
 Each supported release must have every class, method, parameter and scope
-name the NPU integration patches or reads; the ABI mirror in csrc/npu_abi.h
+name the NPU integration patches or reads; the ABI mirror in csrc/npu/npu_abi.h
 must match the acl/acl_rt.h each release ships.
 """
 
@@ -114,7 +114,7 @@ def test_abi_mirror_matches_the_shipped_acl_header(release, tmp_path):
 #include <cstddef>
 #include <type_traits>
 #include "acl/acl_rt.h"
-#include "npu_abi.h"
+#include "npu/npu_abi.h"
 namespace m = fastlaunch::cann;
 static_assert(sizeof(m::PtrAttributes) == sizeof(aclrtPtrAttributes), "attributes");
 static_assert(offsetof(m::PtrAttributes, location_type) ==

@@ -244,7 +244,7 @@ def test_install_step_with_a_torch_that_does_not_import_never_fails(monkeypatch,
 
 
 def _call_accessor(capsule, obj):
-    """Calls the accessor through the contract of csrc/plan.h, as the core does."""
+    """Calls the accessor through the contract of csrc/core/plan.h, as the core does."""
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
     address = get(capsule, b"fastlaunch.tensor_accessor.v2")

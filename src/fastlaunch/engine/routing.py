@@ -176,7 +176,7 @@ def make_planned_launch(backend: Backend, launcher: object, autotuner: Any,
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class FastSiteSpec:
-    """What a FastSite (csrc/fast_site.cpp) checks before each native launch;
+    """What a FastSite (csrc/engine/fast_site.cpp) checks before each native launch;
     it hands this back to ``BoundLaunch.fast_site_failed`` with any error."""
 
     planned: PlannedLaunch  # the plan the FastSite launches (its errors decide by it)

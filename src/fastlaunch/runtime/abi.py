@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Argument kinds, per-ABI byte layouts and value conversion rules.
 
-This is the Python statement of the rules; ``csrc/plan.cpp`` implements the
+This is the Python statement of the rules; ``csrc/core/plan.cpp`` implements the
 same rules natively and the tests hold the two (and a C compiler, and
 CPython's own ``PyArg_ParseTuple``) to the same bytes, and every bad input to
 the same exception type and reason slug (tests/unit/test_packer_contract.py).

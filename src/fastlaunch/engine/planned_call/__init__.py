@@ -2,7 +2,7 @@
 """The planned call: an Inductor wrapper's whole ``call(args)`` run as a native program.
 
 ``translate`` turns the function's source into a ``program.Program``;
-``planner.plan`` makes the native ``PlannedCall`` (csrc/planned_call.cpp) that
+``planner.plan`` makes the native ``PlannedCall`` (csrc/engine/planned_call.cpp) that
 runs it, with the whole-call fallback to the original ``call``.
 """
 

@@ -3,8 +3,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "bindings.h"
-#include "npu_launch.h"
+#include "bind/bindings.h"
+#include "npu/npu_launch.h"
 
 namespace py = pybind11;
 

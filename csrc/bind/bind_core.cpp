@@ -3,10 +3,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "bindings.h"
-#include "fast_site.h"
-#include "launcher.h"
-#include "plan.h"
+#include "bind/bindings.h"
+#include "engine/fast_site.h"
+#include "core/launcher.h"
+#include "core/plan.h"
 
 namespace py = pybind11;
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // pybind11 bindings of the native core: fastlaunch.runtime._core.
 #include <pybind11/pybind11.h>
-#include "bindings.h"
-#include "errors.h"
-#include "fast_site.h"
+#include "bind/bindings.h"
+#include "core/errors.h"
+#include "engine/fast_site.h"
 
 namespace py = pybind11;
 using namespace fastlaunch;
@@ -62,6 +62,7 @@ void SetPythonError(const std::exception& err) {
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fastlaunch native core: plans, packing and launch backends";
+  m.attr("__version__") = FASTLAUNCH_VERSION;  // the build hands _version.py's value in
   auto input_error =
       py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   auto grid_error = py::register_exception<GridError>(m, "GridError", input_error.ptr());

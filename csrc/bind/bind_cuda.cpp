@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "bindings.h"
-#include "cuda_launch.h"
+#include "bind/bindings.h"
+#include "cuda/cuda_launch.h"
 
 namespace py = pybind11;
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "errors.h"
-#include "launcher.h"
-#include "npu_abi.h"
-#include "plan.h"
+#include "core/errors.h"
+#include "core/launcher.h"
+#include "npu/npu_abi.h"
+#include "core/plan.h"
 
 namespace fastlaunch {
 

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "bindings.h"
-#include "plan.h"
+#include "bind/bindings.h"
+#include "core/plan.h"
 
 namespace py = pybind11;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "npu_launch.h"
+#include "npu/npu_launch.h"
 
 #include <dlfcn.h>
 

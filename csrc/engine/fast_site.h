@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "launcher.h"
+#include "core/launcher.h"
 
 namespace fastlaunch {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "plan.h"
+#include "core/plan.h"
 
 #include <cmath>
 #include <cstring>

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "plan.h"
+#include "core/plan.h"
 
 namespace fastlaunch {
 

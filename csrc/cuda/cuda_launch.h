@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "errors.h"
-#include "launcher.h"
-#include "plan.h"
+#include "core/errors.h"
+#include "core/launcher.h"
+#include "core/plan.h"
 
 namespace fastlaunch {
 

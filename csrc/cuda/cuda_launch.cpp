@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cuda_launch.h"
+#include "cuda/cuda_launch.h"
 
 #include <dlfcn.h>
 

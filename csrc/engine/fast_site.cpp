@@ -14,14 +14,14 @@
 // (InputError: grid, values, device) and never replays one that reached it.
 // Only `Exception`s are ever cleared here; anything else
 // (KeyboardInterrupt, SystemExit) propagates with nothing launched.
-#include "fast_site.h"
+#include "engine/fast_site.h"
 
 #include <atomic>
 #include <cstring>
 #include <new>
 #include <vector>
 
-#include "plan.h"
+#include "core/plan.h"
 
 namespace fastlaunch {
 namespace {
