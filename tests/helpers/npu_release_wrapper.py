@@ -6,8 +6,8 @@ as a planned call, in a child process.
 ``VERSION``'s Inductor modules (``npu_release``) and has its own wrapper class
 (``NPUPythonWrapperCodeGen`` / ``NPUWrapperCodeGen``) write a whole wrapper
 module: its header and prefix, the device guard, ``empty_strided(...,
-device='npu')`` allocations, the raw-stream getter, two launches of one
-pointwise kernel, a ``del`` and the return. It writes it twice: as the
+device='npu')`` allocations, the raw-stream getter, three launches of one
+pointwise kernel, a buffer reuse, a ``del`` and the return. It writes it twice: as the
 release ships it (``kernel.run(..., stream=raw_stream0)``) and with
 fastlaunch's NPU integration installed (fastlaunch call sites). ``static``
 turns on the release's static-kernel prefix (``global has_initialized``).
@@ -19,7 +19,8 @@ told per call, the counters, the device-guard log and the program's shape go
 to the report:
 
 * ``python``: the shipped text's Python ``call()``, fastlaunch off (the oracle);
-* ``planned_stock``: the shipped text as a PlannedCall (its ``.run`` lines are
+* ``planned_stock``: the shipped text as a PlannedCall (made by the code
+  cache hook's ``plan_module``, as for a module Inductor loads) (its ``.run`` lines are
   the release's own run);
 * ``planned``: the fastlaunch text as a PlannedCall, fastlaunch on;
 * ``fallback_<reason>``: the fastlaunch text's PlannedCall under each
@@ -187,13 +188,15 @@ def _register_device_ops() -> None:
 
 def write_wrapper() -> str:
     """The release's wrapper class writes a whole module (Inductor's
-    ``generate``), for two launches of the kernel: ``buf0 = a0 + a1`` and
-    ``buf1 = buf0 + a1``, buf0 freed, buf1 returned. A GraphLowering of this
-    torch holds the graph's inputs and outputs; the scheduler fields read
-    while allocations are planned are stood in for."""
+    ``generate``) for three launches of the kernel: ``buf0 = a0 + a1``,
+    ``buf1 = buf0 + a1``, then buf0 reused as buf2 (``buf2 = buf0; del buf0
+    # reuse``) for ``buf2 = buf1 + a1``; buf1 freed, buf2 returned. A
+    GraphLowering of this torch holds the graph's inputs and outputs; the
+    scheduler fields read while allocations are planned are stood in for."""
     import torch
     from torch._inductor import config, ir
     from torch._inductor.codegen.common import get_device_op_overrides
+    from torch._inductor.codegen.wrapper import ReuseLine
     from torch._inductor.graph import GraphLowering
     from torch._inductor.virtualized import V
 
@@ -211,21 +214,22 @@ def write_wrapper() -> str:
     inputs = [buffer(ir.InputBuffer, "arg0_1"), buffer(ir.InputBuffer, "arg1_1")]
     graph.graph_inputs = {b.get_name(): b for b in inputs}
     graph.graph_input_names = list(graph.graph_inputs)
-    buf0, buf1 = buffer(ir.Buffer, "buf0"), buffer(ir.Buffer, "buf1")
-    graph.graph_outputs = [buf1]
+    buf0, buf1, buf2 = (buffer(ir.Buffer, f"buf{i}") for i in range(3))
+    graph.graph_outputs = [buf2]
     kwargs = {"device": device, "triton": True, "arg_types": [torch.float32] * 3 + [int]}
     with V.set_graph_handler(graph), config.patch(allow_buffer_reuse=False):
         wrapper = cls()
         graph.wrapper_code = wrapper
         wrapper.set_all_partition_names(0)
         wrapper.codegen_device_guard_enter(0)
-        wrapper.codegen_allocation(buf0)
-        wrapper.generate_kernel_call(driver.KERNEL, ["arg0_1", "arg1_1", "buf0", str(NUMEL)],
-                                     **kwargs)
-        wrapper.codegen_allocation(buf1)
-        wrapper.generate_kernel_call(driver.KERNEL, ["buf0", "arg1_1", "buf1", str(NUMEL)],
-                                     **kwargs)
-        wrapper.codegen_free(buf0)
+        for out, args in ((buf0, "arg0_1"), (buf1, "buf0"), (buf2, "buf1")):
+            if out is buf2:
+                wrapper.writeline(ReuseLine(wrapper, buf0, buf2))
+            else:
+                wrapper.codegen_allocation(out)
+            wrapper.generate_kernel_call(driver.KERNEL, [args, "arg1_1", out.get_name(),
+                                                         str(NUMEL)], **kwargs)
+        wrapper.codegen_free(buf1)
         wrapper.codegen_device_guard_exit()
         code, _ = wrapper.generate(True)
     return getattr(code, "value", code)
@@ -254,7 +258,7 @@ def main(version: str, out: str, *flags: str) -> int:
     import fastlaunch
     from fastlaunch import config
     from fastlaunch.engine.planned_call import planner
-    from fastlaunch.integrations import autoload
+    from fastlaunch.integrations import autoload, planned_call_hook
     from fastlaunch.integrations.torch_npu import integration
     from fastlaunch.runtime import _core, backends
     from fastlaunch.tools.selfcheck import ascend_reference as ar
@@ -283,11 +287,14 @@ def main(version: str, out: str, *flags: str) -> int:
             module = _load(text, folder, name, {driver.KERNEL: tuner,
                                                 "empty_strided": arena.empty_strided})
             call = module.call
-            if planned:
+            if planned:  # as the code cache's hook plans a module it loads
                 program = planner.program_of(call)
                 report[f"{name}.program"] = {"summary": program.summary(),
                                              "islands": program.islands}
-                call = planner.plan(call, name, program)
+                fastlaunch.reset_stats()
+                report[f"{name}.planning"] = planned_call_hook.plan_module(module), \
+                    fastlaunch.stats()
+                call = module.call
             inputs = [arena.empty_strided((NUMEL,), (1,), device="npu", dtype=torch.float32)
                       for _ in range(2)]
             fastlaunch.reset_stats()
@@ -297,8 +304,8 @@ def main(version: str, out: str, *flags: str) -> int:
                 recorder.reset()
                 with around():
                     outputs = call(list(inputs))
-                del outputs  # buf1 goes back before the next call, as a training step's would
-                observed.append(ar.observe(recorder.events(), [launcher.padding] * 2))
+                del outputs  # buf2 goes back before the next call, as a training step's would
+                observed.append(ar.observe(recorder.events(), [launcher.padding] * 3))
             report[name] = {"observed": observed, "stats": fastlaunch.stats(),
                             "runs": _core.planned_call_runs() - before,
                             "guard": list(DeviceGuard.log), "arena": list(arena.log),
