@@ -4,7 +4,8 @@
 Native ops cover the statement shapes Inductor's Python wrapper writes:
 assignments of calls, views, allocations, sizes and size arithmetic, tuple
 items and unpacking, expression statements, ``del``, ``with`` (device guards),
-fastlaunch call sites and the return. Every other statement becomes a Python
+``global`` declarations (torch_npu's static-kernel prefix), fastlaunch call
+sites and the return. Every other statement becomes a Python
 island (compiled once, run with the live values moved in and out), so one
 unknown line never sends the whole call back to Python. Nothing here changes
 what runs: each op calls what the Python statement calls, in its order.

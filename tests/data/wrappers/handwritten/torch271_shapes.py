@@ -11,6 +11,8 @@
 #   expressions (generate_numel_expr: `triton_poi_fused_add_0_xnumel = 4*s0`);
 # * `stream0 = get_raw_stream(0)` and launches `kernel.run(..., stream=stream0)`;
 # * a fallback kernel's result (`buf1 = torch.ops.aten.cumsum.default(buf0, 0)`);
+# * a dtype view of a reinterpreted buffer (codegen_reinterpret_view with a
+#   dtype: `aten.view.dtype(reinterpret_tensor(buf0, ...), torch.int32)`);
 # * a host-side while loop (codegen_while_loop / codegen_subgraph):
 #   `buf2 = [None] * 1`, `buf2[0] = buf1`, `while True:` with the subgraph
 #   prefix (`arg0_1 = buf2[0]`), `<graph>_args = [arg0_1,]`, `del arg0_1`,
@@ -21,6 +23,7 @@
 # torch.cuda's guard; `empty_strided_cuda` is the CPU allocator.
 import torch
 
+aten = torch.ops.aten
 assert_size_stride = torch._C._dynamo.guards.assert_size_stride
 empty_strided_cuda = torch._C._dynamo.guards._empty_strided_cpu
 reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor
@@ -89,4 +92,5 @@ def call(args):
         buf5 = buf3[0]
         del buf3
         buf6 = reinterpret_tensor(buf0, (ps0, ), (1, ), 0)
-    return (buf0, buf4, buf5, buf6, )
+        buf7 = aten.view.dtype(reinterpret_tensor(buf0, (ps0, ), (1, ), 0), torch.int32)
+    return (buf0, buf4, buf5, buf6, buf7, )
