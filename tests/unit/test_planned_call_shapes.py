@@ -179,3 +179,32 @@ def test_torch_2_12_stream_shapes_match_python_call(fake_cuda, monkeypatch):
     assert [e for e in trace if e[0] == "stream"] == [("stream", 0x51), ("stream", 7)]
     assert fake_cuda == [("enter", 0), ("set", 0), ("stream",), ("stream enter",),
                          ("stream exit", None), ("exit", None)] * 2
+
+
+def test_global_declaration_is_read_per_call_and_bound_by_islands(tmp_path, monkeypatch):
+    """torch_npu's static-kernel prefix in small: the declared global is read
+    per call (not a constant of the program) and an island's store to it
+    binds it in the module, as call() does."""
+    path = tmp_path / "w.py"
+    path.write_text("calls = 0\nready = False\n"
+                    "def call(args):\n    a, = args\n    args.clear()\n"
+                    "    global calls, ready\n"
+                    "    if not ready:\n        ready = True\n        first = a\n"
+                    "    else:\n        first = None\n"
+                    "    calls = calls + 1\n"
+                    "    seen = calls\n"
+                    "    return (first, seen, ready)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    results = []
+    for planned in (False, True):
+        module = call_trace.load("w.py")
+        call = module.call
+        if planned:
+            program = planner.program_of(call)
+            assert program.islands == ["if not ready:\n    ready = True\n    first = a\n"
+                                       "else:\n    first = None",
+                                       "calls = calls + 1"]
+            call = planner.plan(call, "w", program)
+        results.append([call([i]) for i in range(3)] + [(module.calls, module.ready)])
+    assert results[0] == results[1] == [(0, 1, True), (None, 2, True), (None, 3, True),
+                                        (3, True)]
