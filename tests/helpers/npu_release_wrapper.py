@@ -7,28 +7,29 @@ as a planned call, in a child process.
 (``NPUPythonWrapperCodeGen`` / ``NPUWrapperCodeGen``) write a whole wrapper
 module: its header and prefix, the device guard, ``empty_strided(...,
 device='npu')`` allocations, the raw-stream getter, three launches of one
-pointwise kernel, a buffer reuse, a ``del`` and the return. It writes it twice: as the
-release ships it (``kernel.run(..., stream=raw_stream0)``) and with
-fastlaunch's NPU integration installed (fastlaunch call sites). ``static``
-turns on the release's static-kernel prefix (``global has_initialized``).
+pointwise kernel, a buffer reuse, a ``del`` and the return. It writes it
+twice: as the release ships it (``kernel.run(..., stream=raw_stream0)``) and
+with fastlaunch's NPU integration installed (fastlaunch call sites).
+``static`` turns on the release's static-kernel prefix (``global
+has_initialized``).
 
 The kernel is the release's real ``NPUCachingAutotuner`` over triton-ascend's
 real generated launcher on the recording CANN runtime (``npu_release_driver``).
 Each variant runs the same calls on the same inputs; what the runtime was
-told per call, the counters, the device-guard log and the program's shape go
-to the report:
+told per call, the counters, the device-guard and allocation logs and the
+program's shape go to the report:
 
 * ``python``: the shipped text's Python ``call()``, fastlaunch off (the oracle);
-* ``planned_stock``: the shipped text as a PlannedCall (made by the code
-  cache hook's ``plan_module``, as for a module Inductor loads) (its ``.run`` lines are
-  the release's own run);
-* ``planned``: the fastlaunch text as a PlannedCall, fastlaunch on;
+* ``planned_stock``: the shipped text planned (its ``.run`` lines are the
+  release's own run);
+* ``planned``: the fastlaunch text planned, fastlaunch on;
 * ``fallback_<reason>``: the fastlaunch text's PlannedCall under each
   whole-call fallback reason.
 
-Device memory is a CPU stand-in (``Arena``): ``npu:0`` tensors whose
-addresses are blocks of one CPU buffer; the recording runtime never reads
-the launch arguments' addresses, it records them.
+Each PlannedCall is made by the code cache hook's ``plan_module``, as for a
+module Inductor loads. Device memory is a CPU stand-in (``Arena``): ``npu:0``
+tensors whose addresses are blocks of one CPU buffer; the recording runtime
+never reads the launch arguments' addresses, it records them.
 """
 
 from __future__ import annotations
