@@ -6,8 +6,8 @@ as a planned call, in a child process.
 ``VERSION``'s Inductor modules (``npu_release``) and has its own wrapper class
 (``NPUPythonWrapperCodeGen`` / ``NPUWrapperCodeGen``) write a whole wrapper
 module: its header and prefix, the device guard, ``empty_strided(...,
-device='npu')`` allocations, the raw-stream getter, three launches of one
-pointwise kernel, a buffer reuse, a ``del`` and the return. It writes it
+device='npu')`` allocations, the raw-stream getter, four launches of one
+pointwise kernel, a buffer reuse, ``del``s and the return. It writes it
 twice: as the release ships it (``kernel.run(..., stream=raw_stream0)``) and
 with fastlaunch's NPU integration installed (fastlaunch call sites).
 ``static`` turns on the release's static-kernel prefix (``global
@@ -189,11 +189,13 @@ def _register_device_ops() -> None:
 
 def write_wrapper() -> str:
     """The release's wrapper class writes a whole module (Inductor's
-    ``generate``) for three launches of the kernel: ``buf0 = a0 + a1``,
-    ``buf1 = buf0 + a1``, then buf0 reused as buf2 (``buf2 = buf0; del buf0
-    # reuse``) for ``buf2 = buf1 + a1``; buf1 freed, buf2 returned. A
-    GraphLowering of this torch holds the graph's inputs and outputs; the
-    scheduler fields read while allocations are planned are stood in for."""
+    ``generate``) for four launches of the kernel: ``buf0 = a0 + a1``,
+    ``buf1 = buf0 + a1``, buf0 reused as buf2 (``buf2 = buf0; del buf0  #
+    reuse``) for ``buf2 = buf1 + a1``, buf1 freed before ``buf3 = buf2 + a1``
+    is allocated (so buf3 gets buf1's block only when buf1 was freed there),
+    buf2 freed, buf3 returned. A GraphLowering of this torch holds the
+    graph's inputs and outputs; the scheduler fields read while allocations
+    are planned are stood in for."""
     import torch
     from torch._inductor import config, ir
     from torch._inductor.codegen.common import get_device_op_overrides
@@ -215,22 +217,24 @@ def write_wrapper() -> str:
     inputs = [buffer(ir.InputBuffer, "arg0_1"), buffer(ir.InputBuffer, "arg1_1")]
     graph.graph_inputs = {b.get_name(): b for b in inputs}
     graph.graph_input_names = list(graph.graph_inputs)
-    buf0, buf1, buf2 = (buffer(ir.Buffer, f"buf{i}") for i in range(3))
-    graph.graph_outputs = [buf2]
+    buf0, buf1, buf2, buf3 = (buffer(ir.Buffer, f"buf{i}") for i in range(4))
+    graph.graph_outputs = [buf3]
     kwargs = {"device": device, "triton": True, "arg_types": [torch.float32] * 3 + [int]}
     with V.set_graph_handler(graph), config.patch(allow_buffer_reuse=False):
         wrapper = cls()
         graph.wrapper_code = wrapper
         wrapper.set_all_partition_names(0)
         wrapper.codegen_device_guard_enter(0)
-        for out, args in ((buf0, "arg0_1"), (buf1, "buf0"), (buf2, "buf1")):
+        for out, args in ((buf0, "arg0_1"), (buf1, "buf0"), (buf2, "buf1"), (buf3, "buf2")):
             if out is buf2:
                 wrapper.writeline(ReuseLine(wrapper, buf0, buf2))
             else:
+                if out is buf3:
+                    wrapper.codegen_free(buf1)
                 wrapper.codegen_allocation(out)
             wrapper.generate_kernel_call(driver.KERNEL, [args, "arg1_1", out.get_name(),
                                                          str(NUMEL)], **kwargs)
-        wrapper.codegen_free(buf1)
+        wrapper.codegen_free(buf2)
         wrapper.codegen_device_guard_exit()
         code, _ = wrapper.generate(True)
     return getattr(code, "value", code)
@@ -305,8 +309,8 @@ def main(version: str, out: str, *flags: str) -> int:
                 recorder.reset()
                 with around():
                     outputs = call(list(inputs))
-                del outputs  # buf2 goes back before the next call, as a training step's would
-                observed.append(ar.observe(recorder.events(), [launcher.padding] * 3))
+                del outputs  # buf3 goes back before the next call, as a training step's would
+                observed.append(ar.observe(recorder.events(), [launcher.padding] * 4))
             report[name] = {"observed": observed, "stats": fastlaunch.stats(),
                             "runs": _core.planned_call_runs() - before,
                             "guard": list(DeviceGuard.log), "arena": list(arena.log),

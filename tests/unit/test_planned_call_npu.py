@@ -4,8 +4,8 @@
 Per release, in a child process (``helpers.npu_release_wrapper``): the
 release's own wrapper class writes a whole wrapper module (device guard
 ``torch.npu.utils.device``, ``torch.npu.set_device``, the raw-stream getter
-its device op overrides import, ``empty_strided(..., device='npu')``, three
-launches of one kernel, a buffer reuse, a ``del``, the return), once as shipped and once
+its device op overrides import, ``empty_strided(..., device='npu')``, four
+launches of one kernel, a buffer reuse, ``del``s, the return), once as shipped and once
 with fastlaunch's NPU integration installed. The kernel is the release's
 real ``NPUCachingAutotuner`` over triton-ascend's real generated launcher,
 linked to the recording CANN runtime; the submissions go through
@@ -64,7 +64,11 @@ CALL_LINES = [  # call() as every release writes it
     "raw_stream0 = get_raw_stream(0)",
     "triton_poi_fused_add_0.run(buf1, arg1_1, buf2, 1000, stream=raw_stream0)",
     "del buf1",
-    "return (buf2, )",
+    "buf3 = empty_strided((1000, ), (1, ), device='npu', dtype=torch.float32)",
+    "raw_stream0 = get_raw_stream(0)",
+    "triton_poi_fused_add_0.run(buf2, arg1_1, buf3, 1000, stream=raw_stream0)",
+    "del buf2",
+    "return (buf3, )",
 ]
 # The static-kernel prefix and suffix; the local is spelled "complier" from 2.13 on.
 STATIC_ISLANDS = [
@@ -110,21 +114,23 @@ def _assert_same_as_python(report: dict, name: str) -> None:
 
 def _body(text: str) -> list[str]:
     lines = text[text.index("    def call(self, args):"):].splitlines()
-    return [line.strip() for line in lines[1:lines.index("        return (buf2, )") + 1]]
+    return [line.strip() for line in lines[1:lines.index("        return (buf3, )") + 1]]
 
 
 def _check_python(report: dict) -> None:
     python = report["python"]
     assert python["type"] == "method" and python["stats"] == {} and python["runs"] == 0
-    for observed in python["observed"]:  # three launches per call, each through the task queue
-        assert len(observed["launches"]) == 3
-        assert observed["tasks"] == ["triton_poi_fused_add_0"] * 3
+    for observed in python["observed"]:  # four launches per call, each through the task queue
+        assert len(observed["launches"]) == 4
+        assert observed["tasks"] == ["triton_poi_fused_add_0"] * 4
         assert {launch["stream"] for launch in observed["launches"]} == {0x5151}
     # per call: the guard entered, the device set, left; buf0's block reused
-    # as buf2, buf1 freed at its del, buf2 when the caller drops it
+    # as buf2; buf1 freed at its del, so buf3 gets its block; buf2 freed at
+    # its del, buf3 when the caller drops it
     assert python["guard"] == [["enter", 0], ["set", 0], ["exit", None]] * 5
     assert python["arena"] == [["alloc", 8192, 4096], ["alloc", 12288, 4096],
-                               ["free", 12288, 4096], ["free", 8192, 4096]] * 5
+                               ["free", 12288, 4096], ["alloc", 12288, 4096],
+                               ["free", 8192, 4096], ["free", 12288, 4096]] * 5
 
 
 @pytest.mark.parametrize("version", sorted(npu_release.RELEASES))
@@ -143,7 +149,8 @@ def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_pac
     sites = [line for line in _body(patched) if line.startswith("_fastlaunch_fn(")]
     assert sites == ["_fastlaunch_fn(arg0_1, arg1_1, buf0, 1000, stream=raw_stream0)",
                      "_fastlaunch_fn(buf0, arg1_1, buf1, 1000, stream=raw_stream0)",
-                     "_fastlaunch_fn(buf1, arg1_1, buf2, 1000, stream=raw_stream0)"]
+                     "_fastlaunch_fn(buf1, arg1_1, buf2, 1000, stream=raw_stream0)",
+                     "_fastlaunch_fn(buf2, arg1_1, buf3, 1000, stream=raw_stream0)"]
     assert not any(".run(" in line for line in _body(patched))
     _check_python(report)
 
@@ -159,9 +166,9 @@ def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_pac
     # release's run, then launches planned; nothing stays Python.
     planned = report["planned"]
     program = report["planned.program"]
-    assert program["islands"] == [] and program["summary"]["site"] == 3
-    assert planned["stats"] == {"call.planned": 5, "fallback.warming_up": 3, "fast": 12,
-                                "plan.created": 3}
+    assert program["islands"] == [] and program["summary"]["site"] == 4
+    assert planned["stats"] == {"call.planned": 5, "fallback.warming_up": 4, "fast": 16,
+                                "plan.created": 4}
     assert planned["runs"] == 5
     assert planned["guard"] == report["python"]["guard"]
     assert planned["arena"] == report["python"]["arena"]
@@ -175,7 +182,7 @@ def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_pac
     # Whole-call fallback by reason: the Python call() runs, as stock.
     for reason in ("disabled", "profiler"):
         fallback = report[f"fallback_{reason}"]
-        assert fallback["stats"] == {f"fallback.call_{reason}": 5, f"fallback.{reason}": 15}
+        assert fallback["stats"] == {f"fallback.call_{reason}": 5, f"fallback.{reason}": 20}
         assert fallback["runs"] == 0
         _assert_same_as_python(report, f"fallback_{reason}")
 
@@ -203,4 +210,4 @@ def test_static_kernel_prefix_stays_python_around_the_native_program(version, lo
     _assert_same_as_python(report, "planned_stock")
     planned = report["planned"]
     assert planned["guard"] == python["guard"] and planned["arena"] == python["arena"]
-    assert planned["stats"]["fast"] == 12
+    assert planned["stats"]["fast"] == 16
