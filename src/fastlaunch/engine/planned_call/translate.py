@@ -4,7 +4,8 @@
 Native ops cover the statement shapes Inductor's Python wrapper writes:
 assignments of calls, views, allocations, sizes and size arithmetic, tuple
 items and unpacking, expression statements, ``del``, ``with`` (device guards),
-fastlaunch call sites and the return. Every other statement becomes a Python
+``global`` declarations (torch_npu's static-kernel prefix), fastlaunch call
+sites and the return. Every other statement becomes a Python
 island (compiled once, run with the live values moved in and out), so one
 unknown line never sends the whole call back to Python. Nothing here changes
 what runs: each op calls what the Python statement calls, in its order.
@@ -80,6 +81,10 @@ class _Translator:
         self.builtins = scope_builtins if isinstance(scope_builtins, dict) else vars(
             scope_builtins)
         self.locals = {name: i for i, name in enumerate(code.co_varnames)}
+        # Names of ``global`` statements (torch_npu's static-kernel prefix,
+        # ``global has_initialized``): call() rebinds them, so each is read per call.
+        self.declared = {name for n in ast.walk(node) if isinstance(n, ast.Global)
+                         for name in n.names}
         self.program = P.Program(local_names=list(code.co_varnames),
                                  args_slot=self.locals[params[-1]],
                                  self_slot=self.locals[params[0]] if len(params) == 2 else -1)
@@ -107,6 +112,8 @@ class _Translator:
         """A module global as the constant it is bound to now (the wrapper module
         has finished loading and Inductor has set its attributes), or, when
         unbound, a lookup per call (which raises NameError as Python would)."""
+        if name in self.declared:
+            return self.global_name(name)
         for scope in (self.globals, self.builtins):
             if name in scope:
                 return self.const(scope[name])
@@ -314,8 +321,8 @@ class _Translator:
             value = self.value(stmt.value) if stmt.value is not None else self.const(None)
             self.emit(P.RETURN, a=value)
             return
-        if isinstance(stmt, ast.Pass):
-            return
+        if isinstance(stmt, (ast.Pass, ast.Global)):
+            return  # a declaration: its names are read per call, bound in islands
         if isinstance(stmt, ast.With) and stmt.items:
             self._with(stmt.items, stmt.body)
             return
@@ -372,13 +379,16 @@ class _Translator:
             if isinstance(node, _NESTED_SCOPES):
                 raise Untranslatable("nested_scope", f"line {stmt.lineno}: "
                                                      f"{type(node).__name__}")
-            if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global,
-                                 ast.Nonlocal)):
+            if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Nonlocal)):
                 raise Untranslatable("island_control_flow", f"line {stmt.lineno}: "
                                                             f"{type(node).__name__}")
         names = sorted({n.id for n in ast.walk(stmt)
                         if isinstance(n, ast.Name) and n.id in self.locals})
-        module = ast.Module(body=[stmt], type_ignores=[])
+        body: list[ast.stmt] = [stmt]
+        declared = sorted(self.declared & {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)})
+        if declared:  # binds them in the module, as call() does
+            body.insert(0, ast.copy_location(ast.Global(names=declared), stmt))
+        module = ast.Module(body=body, type_ignores=[])
         code = compile(module, self.func.__code__.co_filename, "exec")
         self.emit(P.ISLAND, operands=tuple(self.locals[n] for n in names), extra=code,
                   extra2=tuple(names))
