@@ -72,6 +72,7 @@ SHIMS = {shim.name: shim for shim in (
          "fastlaunch.runtime.torch_accessor"),
     Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL",
          "fastlaunch.runtime.tensor_geometry"),
+    Shim("aten_ops", "aten_ops.cpp", "FASTLAUNCH_PLANNED_CALL", "fastlaunch.runtime.aten_ops"),
 )}
 
 

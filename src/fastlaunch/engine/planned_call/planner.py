@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import functools
 import os
 import sys
@@ -19,6 +20,7 @@ import types
 
 from ... import config
 from ...runtime import counters
+from . import program as P
 from . import translate
 from .program import Program
 
@@ -62,6 +64,50 @@ def program_of(call: object) -> Program:
     return translate.translate(func, translate.find_function(tree, func))
 
 
+# Calls the ATen shim (runtime/aten_ops.cpp) runs natively: kind -> the callable
+# as the wrapper module names it (an attribute path from ``torch``). The numbers
+# are the shim's; a CALL of one of these constants gets its kind as ``sub``.
+NATIVE_KINDS = {
+    1: "mm", 2: "addmm", 3: "bmm", 4: "baddbmm",
+    5: "ops.aten._scaled_dot_product_efficient_attention.default",
+    6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
+    7: "convolution",
+}
+
+
+@functools.cache
+def _native_callees(torch: types.ModuleType) -> dict[int, tuple[int, object]]:
+    """id(callable) -> (kind, callable) for the installed torch (the callable is
+    kept so its id stays its own)."""
+    table = {}
+    for kind, path in NATIVE_KINDS.items():
+        value: object = torch
+        for attr in path.split("."):
+            value = getattr(value, attr, None)
+        if value is not None:
+            table[id(value)] = (kind, value)
+    return table
+
+
+def tag_native(program: Program) -> Program:
+    """``program`` with each CALL of a NATIVE_KINDS callable (a constant) tagged
+    with its kind; the executor offers those to the ATen shim first."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return program
+    callees = _native_callees(torch)
+    ops = []
+    for op in program.ops:
+        code, dst, a, b, _, operands, extra, extra2 = op
+        index = -a - 1
+        if code == P.CALL and a < 0 and index % 2 == 0:
+            found = callees.get(id(program.consts[index // 2]))
+            if found is not None and found[1] is program.consts[index // 2]:
+                op = (code, dst, a, b, found[0], operands, extra, extra2)
+        ops.append(op)
+    return dataclasses.replace(program, ops=ops)
+
+
 def _fallback(site: str, original: object, reason: str, *args: object, **kwargs: object):
     counters.fallback("call_" + reason, site)
     return original(*args, **kwargs)
@@ -72,7 +118,7 @@ def plan(call: object, site: str, program: Program | None = None) -> object:
     from ...runtime import _core
 
     func, bound_self = function_of(call)
-    program = program_of(call) if program is None else program
+    program = tag_native(program_of(call) if program is None else program)
     torch = sys.modules.get("torch")
     dispatch_len = getattr(getattr(torch, "_C", None), "_len_torch_dispatch_stack", None)
     profiler = sys.modules.get("torch.autograd.profiler") or _NoProfiler

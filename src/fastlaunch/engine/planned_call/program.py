@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The planned-call program: ops over numbered value slots, as csrc/planned_call.cpp runs them.
 
-An op is ``(code, dst, a, b, sub, operands, extra, extra2)``. Slots hold the
+An op is ``(code, dst, a, b, sub, operands, extra, extra2)``; a CALL's ``sub``
+is 0, or the native kind the ATen shim runs it as (``planner.NATIVE_KINDS``). Slots hold the
 wrapper's locals (numbered as the function's ``co_varnames``, so the frame's
 end clears them in CPython's order) and then temporaries. An operand is a
 slot (``>= 0``), a constant or a global read per call (negative, see
@@ -49,8 +50,10 @@ class Program:
     islands: list[str] = dataclasses.field(default_factory=list)  # source of each island
 
     def summary(self) -> dict[str, int]:
-        """Op counts by kind (frees of temporaries left out): what runs native, what not."""
-        counts = Counter(NAMES[op[0]] for op in self.ops if op[0] != FREE)
+        """Op counts by kind (frees of temporaries left out): what runs native, what not
+        (``native``: calls the ATen shim runs, see ``planner.NATIVE_KINDS``)."""
+        counts = Counter("native" if op[0] == CALL and op[4] > 0 else NAMES[op[0]]
+                         for op in self.ops if op[0] != FREE)
         return dict(sorted(counts.items()))
 
 
