@@ -20,6 +20,7 @@
 // their `__exit__` first); nothing is ever replayed.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -36,7 +37,7 @@ namespace fastlaunch {
 namespace {
 
 enum OpCode : int {
-  kCall = 0,     // dst = a(*operands, kwnames=extra); sub > 0: native op `sub` first
+  kCall = 0,     // dst = a(*operands, kwnames=extra); sub > 0: native op first (NativeCall)
   kMethod = 1,   // dst = a.<extra2>(*operands, kwnames=extra)
   kAttr = 2,     // dst = a.<extra2>
   kItem = 3,     // dst = a[b]
@@ -88,7 +89,13 @@ uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
 // or NULL with none set when it declines (then the Python callable runs).
 using NativeOpFn = PyObject* (*)(int kind, PyObject* const* args, size_t npos, PyObject* kwnames);
 std::atomic<NativeOpFn> g_native_op{nullptr};
-constexpr int kNativeKinds = 32;  // kinds are 1..kNativeKinds-1 (planner.NATIVE_KINDS)
+// A native CALL's sub: kind | views << kViewShift. The kind (1..kNativeKinds-1,
+// planner.NATIVE_KINDS) picks the ATen op; bit k of `views` marks operand k as
+// a folded view: a (base, size, stride, offset) tuple the shim turns into the
+// view itself, or, when it declines, extra2(*tuple) (reinterpret_tensor) does.
+constexpr int kNativeKinds = 32;
+constexpr int kViewShift = 8;
+constexpr int kMaxViewOperands = 22;
 uint64_t g_native_ran[kNativeKinds] = {};       // under the GIL
 uint64_t g_native_declined[kNativeKinds] = {};  // under the GIL
 std::atomic<bool> g_profiling{false};
@@ -305,14 +312,24 @@ PyObject* NativeCall(PlannedCallObject* self, PyObject** slots, const Op& op, Py
   Args argv(count + 1);
   if (!argv.Fill(self, slots, op.operands.data(), count, 1)) return nullptr;
   NativeOpFn native = g_native_op.load(std::memory_order_acquire);
+  int kind = op.sub & ((1 << kViewShift) - 1);
   if (native != nullptr) {
     PyObject* r = native(op.sub, argv.data() + 1, count - n_kw, op.extra);
     if (r != nullptr) {
-      ++g_native_ran[op.sub];
+      ++g_native_ran[kind];
       return r;
     }
     if (PyErr_Occurred()) return nullptr;
-    ++g_native_declined[op.sub];
+    ++g_native_declined[kind];
+  }
+  // The Python callable takes tensors: each folded view is made now, in operand order.
+  for (int views = op.sub >> kViewShift, k = 0; views != 0; views >>= 1, ++k) {
+    if ((views & 1) == 0) continue;
+    PyObject*& slot = argv.data()[1 + k];
+    PyObject* view = PyObject_Call(op.extra2, slot, nullptr);
+    if (view == nullptr) return nullptr;
+    Py_DECREF(slot);
+    slot = view;
   }
   return PyObject_Vectorcall(callee, argv.data() + 1,
                              (count - n_kw) | PY_VECTORCALL_ARGUMENTS_OFFSET, op.extra);
@@ -966,13 +983,28 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       op.extra = extra;
     };
     switch (op.code) {
-      case kCall:
-        if (op.sub < 0 || op.sub >= kNativeKinds) {
-          Bad("op " + std::to_string(pc) + " sub: got native kind " + std::to_string(op.sub) +
-              ", expected 0 <= kind < " + std::to_string(kNativeKinds));
+      case kCall: {
+        int kind = op.sub & ((1 << kViewShift) - 1);
+        int views = op.sub >> kViewShift;
+        if (op.sub < 0 || kind >= kNativeKinds || (kind == 0 && views != 0)) {
+          Bad("op " + std::to_string(pc) + " sub: got " + std::to_string(op.sub) +
+              ", expected a native kind below " + std::to_string(kNativeKinds) +
+              " and view bits only with a kind");
+        }
+        if (views >> std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands)) != 0) {
+          Bad("op " + std::to_string(pc) + " sub: view bits past its " +
+              std::to_string(op.operands.size()) + " operands (at most " +
+              std::to_string(kMaxViewOperands) + ")");
+        }
+        if (views != 0) {
+          if (!PyCallable_Check(extra2)) {
+            Bad("op " + std::to_string(pc) + " extra2: expected the view maker");
+          }
+          op.extra2 = extra2;
         }
         kwnames();
         break;
+      }
       case kAssert:
         kwnames();
         break;

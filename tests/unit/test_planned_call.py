@@ -453,6 +453,18 @@ def aten_shim():
     aten_ops.use(True)
 
 
+def _views_in_native_calls(source: str) -> int:
+    import ast
+
+    count = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and any(ast.unparse(node.func) + "(" == c
+                                              for c in _NATIVE_CALLS):
+            count += sum(isinstance(a, ast.Call) and ast.unparse(a.func) == "reinterpret_tensor"
+                         for a in [*node.args, *(k.value for k in node.keywords)])
+    return count
+
+
 def _native_counts() -> tuple[int, int]:
     counts = _core.planned_call_native_ops().values()
     return sum(ran for ran, _ in counts), sum(declined for _, declined in counts)
@@ -479,7 +491,10 @@ def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     source = (call_trace.WRAPPERS / relative).read_text()
     calls = sum(source.count(c) for c in _NATIVE_CALLS)
     program, expected, actual, (ran, declined) = _run_both(relative)
-    assert calls > 0 and program.summary()["native"] == calls
+    summary = program.summary()
+    assert calls > 0 and summary["native"] == calls
+    # every reinterpret_tensor written as an argument of one of them is made by the shim
+    assert summary.get("native_view", 0) == _views_in_native_calls(source)
     call_trace.assert_bit_equal(expected, actual)
     assert (ran, declined) == (calls, 0)  # every one of them ran in the shim
 
@@ -491,6 +506,7 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
     finally:
         assert aten_shim.use(True) is True
     assert program.summary()["native"] == 10
+    assert program.summary()["native_view"] == 22  # made by reinterpret_tensor at the call
     call_trace.assert_bit_equal(expected, actual)
     assert counts == (0, 0)
 
@@ -609,3 +625,31 @@ def test_profile_times_every_op_that_ran():
 def test_aten_ops_capsule_is_checked(value):
     with pytest.raises(_core.InputError, match=r"capsule: got .*, expected the fastlaunch\.aten"):
         _core.set_aten_ops(value)
+
+
+@pytest.mark.parametrize(("line", "views"), [
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, 3), (3, 1), 0), "
+     "reinterpret_tensor(b, (3, 5), (1, 3), 0), out=out)", 2),
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, 3), (3, 1), 0), b.t(), out=out)", 0),  # b.t()
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, a.size(1)), (3, 1), 0), b.t(), out=out)", 0),
+    ("extern_kernels.mm(a, reinterpret_tensor(b, (3, 5), (1, 3), 0), out=out)", 1),
+])
+def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, monkeypatch, line,
+                                                          views):
+    import torch._inductor.kernel.mm  # fills extern_kernels
+
+    path = tmp_path / "w.py"
+    path.write_text("import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
+                    "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\n"
+                    f"def call(args):\n    a, b, out = args\n    args.clear()\n    {line}\n"
+                    "    return (out,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary().get("native_view", 0) == views
+    planned = planner.plan(module.call, "w", program)
+    a, b = torch.randn(4, 3), torch.randn(5, 3)
+    before = _native_counts()
+    results = [call([a, b, torch.empty(4, 5)]) for call in (module.call, planned)]
+    assert _native_counts()[0] - before[0] == 1
+    call_trace.assert_bit_equal(results[0], results[1])

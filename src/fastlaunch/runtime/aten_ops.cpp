@@ -14,6 +14,7 @@
 // the ATen call, and turns C++ errors into torch's Python exceptions.
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/inductor/inductor_ops.h>
 #include <torch/extension.h>
 
 #include <ATen/PythonTorchFunctionTLS.h>
@@ -43,16 +44,30 @@ enum Kind : int {
 };
 
 constexpr int kMaxParams = 10;
+constexpr int kViewShift = 8;  // kind | views << kViewShift (csrc/planned_call.cpp)
+constexpr int kMaxViews = 22;
 
+// One bound parameter: its Python value (NULL: not given) and, for a folded
+// view operand, the view the shim made of its (base, size, stride, offset).
+struct Param {
+  PyObject* obj = nullptr;
+  const at::Tensor* view = nullptr;
+};
+
+// The views of a call's folded operands (bit k of `views`: operand k), made
+// as torch's reinterpret_tensor makes them. False: declined.
 // Binds vectorcall arguments to parameter names, as the binding's parser
 // would: the first `positional` names may come by position, any by keyword.
 // False (declined) on anything it does not take: too many, unknown or
 // repeated names.
-bool Bind(PyObject* const* args, size_t npos, PyObject* kwnames, const char* const* names,
-          int n_names, int positional, PyObject** out) {
-  for (int i = 0; i < n_names; ++i) out[i] = nullptr;
+bool Bind(PyObject* const* args, size_t npos, PyObject* kwnames, const at::Tensor* views,
+          const char* const* names, int n_names, int positional, Param* out) {
+  for (int i = 0; i < n_names; ++i) out[i] = Param{};
   if (npos > static_cast<size_t>(positional)) return false;
-  for (size_t i = 0; i < npos; ++i) out[i] = args[i];
+  auto at_index = [&](size_t i) {
+    return Param{args[i], i < kMaxViews && views[i].defined() ? &views[i] : nullptr};
+  };
+  for (size_t i = 0; i < npos; ++i) out[i] = at_index(i);
   Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
   for (Py_ssize_t k = 0; k < n_kw; ++k) {
     const char* name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
@@ -64,37 +79,44 @@ bool Bind(PyObject* const* args, size_t npos, PyObject* kwnames, const char* con
     for (int i = 0; i < n_names && at < 0; ++i) {
       if (std::strcmp(names[i], name) == 0) at = i;
     }
-    if (at < 0 || out[at] != nullptr) return false;
-    out[at] = args[npos + static_cast<size_t>(k)];
+    if (at < 0 || out[at].obj != nullptr) return false;
+    out[at] = at_index(npos + static_cast<size_t>(k));
   }
   return true;
 }
 
-// A tensor argument the binding would pass on unchanged: a torch.Tensor or
-// an nn.Parameter (whose __torch_function__ is the disabled one), no torch
+// A tensor the binding would pass on unchanged: a torch.Tensor or an
+// nn.Parameter (whose __torch_function__ is the disabled one), no torch
 // function mode active. Subclasses are declined: theirs may override it.
-bool TensorArg(PyObject* obj, const at::Tensor** tensor) {
-  if (obj == nullptr) return false;
+bool PlainTensor(PyObject* obj) {
   PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(obj));
-  if ((type != THPVariableClass && type != ParameterClass) ||
-      at::impl::torch_function_mode_enabled()) {
-    return false;
+  return (type == THPVariableClass || type == ParameterClass) &&
+         !at::impl::torch_function_mode_enabled();
+}
+
+bool TensorArg(const Param& p, const at::Tensor** tensor) {
+  if (p.view != nullptr) {
+    *tensor = p.view;
+    return true;
   }
-  *tensor = &THPVariable_Unpack(obj);
+  if (p.obj == nullptr || !PlainTensor(p.obj)) return false;
+  *tensor = &THPVariable_Unpack(p.obj);
   return true;
 }
 
-bool OptionalTensorArg(PyObject* obj, std::optional<at::Tensor>* tensor) {
-  if (obj == nullptr || obj == Py_None) return true;
+bool OptionalTensorArg(const Param& p, std::optional<at::Tensor>* tensor) {
+  if (p.view == nullptr && (p.obj == nullptr || p.obj == Py_None)) return true;
   const at::Tensor* t = nullptr;
-  if (!TensorArg(obj, &t)) return false;
+  if (!TensorArg(p, &t)) return false;
   *tensor = *t;
   return true;
 }
 
 // A Scalar from a Python bool, int or float (what the binding accepts for
 // `Scalar beta=1`); missing: `fallback`.
-bool ScalarArg(PyObject* obj, const at::Scalar& fallback, at::Scalar* scalar) {
+bool ScalarArg(const Param& p, const at::Scalar& fallback, at::Scalar* scalar) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
   if (obj == nullptr) {
     *scalar = fallback;
     return true;
@@ -120,7 +142,9 @@ bool ScalarArg(PyObject* obj, const at::Scalar& fallback, at::Scalar* scalar) {
   return false;
 }
 
-bool BoolArg(PyObject* obj, bool fallback, bool* value) {
+bool BoolArg(const Param& p, bool fallback, bool* value) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
   if (obj == nullptr) {
     *value = fallback;
     return true;
@@ -130,7 +154,9 @@ bool BoolArg(PyObject* obj, bool fallback, bool* value) {
   return true;
 }
 
-bool DoubleArg(PyObject* obj, double fallback, double* value) {
+bool DoubleArg(const Param& p, double fallback, double* value) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
   if (obj == nullptr) {
     *value = fallback;
     return true;
@@ -150,10 +176,10 @@ bool DoubleArg(PyObject* obj, double fallback, double* value) {
   return false;
 }
 
-bool OptionalDoubleArg(PyObject* obj, std::optional<double>* value) {
-  if (obj == nullptr || obj == Py_None) return true;
+bool OptionalDoubleArg(const Param& p, std::optional<double>* value) {
+  if (p.view == nullptr && (p.obj == nullptr || p.obj == Py_None)) return true;
   double v = 0.0;
-  if (!DoubleArg(obj, 0.0, &v)) return false;
+  if (!DoubleArg(p, 0.0, &v)) return false;
   *value = v;
   return true;
 }
@@ -170,6 +196,8 @@ bool IntArg(PyObject* obj, int64_t* value) {
   return true;
 }
 
+bool IntParam(const Param& p, int64_t* value) { return p.view == nullptr && IntArg(p.obj, value); }
+
 // A tuple or list of Python ints (an `int[]` argument), at most 8 long.
 struct IntList {
   int64_t values[8];
@@ -177,7 +205,8 @@ struct IntList {
   at::IntArrayRef ref() const { return at::IntArrayRef(values, size); }
 };
 
-bool IntListArg(PyObject* obj, IntList* list) {
+bool IntListArg(const Param& p, IntList* list) {
+  PyObject* obj = p.view != nullptr ? nullptr : p.obj;
   if (obj == nullptr || !(PyTuple_CheckExact(obj) || PyList_CheckExact(obj))) return false;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
   if (n > 8) return false;
@@ -206,17 +235,19 @@ auto WithoutGil(F&& f) {
 
 // torch.mm / torch.bmm (a, b, *, out=out); torch.addmm / torch.baddbmm
 // (input, a, b, *, beta=1, alpha=1, out=out): the out= forms Inductor writes.
-PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) {
+PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
+                const at::Tensor* views) {
   static const char* const kPlain[] = {"input", "mat2", "out"};
   static const char* const kAdd[] = {"input", "mat1", "mat2", "beta", "alpha", "out"};
   static const char* const kBatch[] = {"input", "batch1", "batch2", "beta", "alpha", "out"};
   bool add = kind == kAddmm || kind == kBaddbmm;
-  PyObject* p[kMaxParams];
+  Param p[kMaxParams];
   const char* const* names = add ? (kind == kAddmm ? kAdd : kBatch) : kPlain;
-  if (!Bind(args, npos, kwnames, names, add ? 6 : 3, add ? 3 : 2, p)) return nullptr;
-  PyObject* out_obj = p[add ? 5 : 2];
+  if (!Bind(args, npos, kwnames, views, names, add ? 6 : 3, add ? 3 : 2, p)) return nullptr;
+  const Param& out_param = p[add ? 5 : 2];
   const at::Tensor *out = nullptr, *x = nullptr, *a = nullptr, *b = nullptr;
-  if (!TensorArg(out_obj, &out)) return nullptr;  // no out=: a new tensor, left to Python
+  // no out= (a new tensor) or a folded view as out: left to Python
+  if (out_param.view != nullptr || !TensorArg(out_param, &out)) return nullptr;
   if (add) {
     at::Scalar beta, alpha;
     if (!TensorArg(p[0], &x) || !TensorArg(p[1], &a) || !TensorArg(p[2], &b) ||
@@ -235,16 +266,18 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) 
                          : at::bmm_out(const_cast<at::Tensor&>(*out), *a, *b);
     });
   }
-  return NewRef(out_obj);  // the binding returns the out tensor's own object
+  return NewRef(out_param.obj);  // the binding returns the out tensor's own object
 }
 
 // aten._scaled_dot_product_efficient_attention.default(query, key, value,
 // attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False, *, scale=None).
-PyObject* SdpaEfficient(PyObject* const* args, size_t npos, PyObject* kwnames) {
+PyObject* SdpaEfficient(PyObject* const* args, size_t npos, PyObject* kwnames,
+                        const at::Tensor* views) {
   static const char* const kNames[] = {"query", "key", "value", "attn_bias",
                                        "compute_log_sumexp", "dropout_p", "is_causal", "scale"};
-  PyObject* p[kMaxParams];
-  if (!Bind(args, npos, kwnames, kNames, 8, 7, p) || p[3] == nullptr || p[4] == nullptr) {
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 8, 7, p) || p[3].obj == nullptr ||
+      p[4].obj == nullptr) {
     return nullptr;
   }
   const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
@@ -269,11 +302,12 @@ PyObject* SdpaEfficient(PyObject* const* args, size_t npos, PyObject* kwnames) {
 
 // aten._scaled_dot_product_flash_attention_for_cpu.default(query, key, value,
 // dropout_p=0.0, is_causal=False, *, attn_mask=None, scale=None).
-PyObject* SdpaFlashCpu(PyObject* const* args, size_t npos, PyObject* kwnames) {
+PyObject* SdpaFlashCpu(PyObject* const* args, size_t npos, PyObject* kwnames,
+                       const at::Tensor* views) {
   static const char* const kNames[] = {"query", "key", "value", "dropout_p", "is_causal",
                                        "attn_mask", "scale"};
-  PyObject* p[kMaxParams];
-  if (!Bind(args, npos, kwnames, kNames, 7, 5, p)) return nullptr;
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 7, 5, p)) return nullptr;
   const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
   std::optional<at::Tensor> mask;
   bool causal = false;
@@ -294,21 +328,22 @@ PyObject* SdpaFlashCpu(PyObject* const* args, size_t npos, PyObject* kwnames) {
 
 // torch.convolution(input, weight, bias, stride, padding, dilation, transposed,
 // output_padding, groups), as extern_kernels.convolution is called.
-PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames) {
+PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
+                      const at::Tensor* views) {
   static const char* const kNames[] = {"input", "weight", "bias", "stride", "padding",
                                        "dilation", "transposed", "output_padding", "groups"};
-  PyObject* p[kMaxParams];
-  if (!Bind(args, npos, kwnames, kNames, 9, 9, p)) return nullptr;
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 9, 9, p)) return nullptr;
   const at::Tensor *x = nullptr, *w = nullptr;
   std::optional<at::Tensor> bias;
   IntList stride, padding, dilation, output_padding;
   bool transposed = false;
   int64_t groups = 0;
-  if (p[2] == nullptr || p[6] == nullptr || !TensorArg(p[0], &x) || !TensorArg(p[1], &w) ||
+  if (p[2].obj == nullptr || p[6].obj == nullptr || !TensorArg(p[0], &x) || !TensorArg(p[1], &w) ||
       !OptionalTensorArg(p[2], &bias) || !IntListArg(p[3], &stride) ||
       !IntListArg(p[4], &padding) || !IntListArg(p[5], &dilation) ||
       !BoolArg(p[6], false, &transposed) || !IntListArg(p[7], &output_padding) ||
-      !IntArg(p[8], &groups)) {
+      !IntParam(p[8], &groups)) {
     return nullptr;
   }
   at::Tensor r = WithoutGil([&] {
@@ -318,19 +353,43 @@ PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames) {
   return THPVariable_Wrap(std::move(r));
 }
 
-PyObject* Dispatch(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) {
+bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
+  for (int k = 0; views != 0; views >>= 1, ++k) {
+    if ((views & 1) == 0) continue;
+    if (static_cast<size_t>(k) >= n_args || k >= kMaxViews) return false;
+    PyObject* spec = args[k];
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4) return false;
+    PyObject* base = PyTuple_GET_ITEM(spec, 0);
+    IntList size, stride;
+    int64_t offset = 0;
+    if (!PlainTensor(base) || !IntListArg(Param{PyTuple_GET_ITEM(spec, 1)}, &size) ||
+        !IntListArg(Param{PyTuple_GET_ITEM(spec, 2)}, &stride) ||
+        !IntArg(PyTuple_GET_ITEM(spec, 3), &offset)) {
+      return false;
+    }
+    out[k] = torch::inductor::_reinterpret_tensor(THPVariable_Unpack(base), size.ref(),
+                                                  stride.ref(), offset);
+  }
+  return true;
+}
+
+PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwnames) {
+  at::Tensor views[kMaxViews];
+  size_t n_args = npos + (kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames));
+  if (!MakeViews(args, n_args, sub >> kViewShift, views)) return nullptr;
+  int kind = sub & ((1 << kViewShift) - 1);
   switch (kind) {
     case kMm:
     case kAddmm:
     case kBmm:
     case kBaddbmm:
-      return Gemm(kind, args, npos, kwnames);
+      return Gemm(kind, args, npos, kwnames, views);
     case kSdpaEfficient:
-      return SdpaEfficient(args, npos, kwnames);
+      return SdpaEfficient(args, npos, kwnames, views);
     case kSdpaFlashCpu:
-      return SdpaFlashCpu(args, npos, kwnames);
+      return SdpaFlashCpu(args, npos, kwnames, views);
     case kConvolution:
-      return Convolution(args, npos, kwnames);
+      return Convolution(args, npos, kwnames, views);
     default:
       return nullptr;  // a kind this build does not know: Python runs it
   }
@@ -340,10 +399,10 @@ PyObject* Dispatch(int kind, PyObject* const* args, size_t npos, PyObject* kwnam
 
 // A new reference; NULL with a Python error (torch's, as the binding raises
 // it); NULL with no error: declined.
-extern "C" PyObject* fastlaunch_aten_op(int kind, PyObject* const* args, size_t npos,
+extern "C" PyObject* fastlaunch_aten_op(int sub, PyObject* const* args, size_t npos,
                                         PyObject* kwnames) {
   HANDLE_TH_ERRORS
-  return Dispatch(kind, args, npos, kwnames);
+  return Dispatch(sub, args, npos, kwnames);
   END_HANDLE_TH_ERRORS
 }
 
