@@ -119,10 +119,12 @@ def measure(path: Path, index: int, host_only: bool, rounds: int, calls: int) ->
             "planned_median_us": round(statistics.median(times["planned"]), 3)}
 
 
-def _label(program: P.Program, op: tuple) -> str:
+def _label(program: P.Program, op: tuple, native: bool = True) -> str:
     """An op's kind for the breakdown: its code, and the callable when it is a constant."""
     code, _, a, _, sub, _, _, extra2 = op
     name = P.NAMES[code]
+    if code == P.TUPLE and sub == 1:
+        return "native view (tuple)"
     if code in (P.CALL, P.ASSERT) and a < 0 and (-a - 1) % 2 == 0:
         callee = program.consts[(-a - 1) // 2]
         name += ":" + str(getattr(callee, "__name__", None) or type(callee).__name__)
@@ -130,7 +132,11 @@ def _label(program: P.Program, op: tuple) -> str:
         name = "launch"  # a call site's callable (SITE's temporary) or a local
     elif code in (P.METHOD, P.ATTR):
         name += ":" + str(extra2)
-    return name + (" [native]" if code == P.CALL and sub > 0 else "")
+    if code == P.CALL and sub > 0:
+        name += " [native]" if native else " [native op, shim off]"
+        if sub >> planner.VIEW_SHIFT:
+            name += f" +{bin(sub >> planner.VIEW_SHIFT).count('1')} views"
+    return name
 
 
 def _planned_modules() -> list[types.ModuleType]:
@@ -202,29 +208,33 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> 
             select(variant)
             times[variant].append(_block(compiled, inputs, calls))
     stats = fastlaunch.stats()
+    breakdowns, in_call = {}, {}
+    for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
+        select(variant)
+        _core.set_planned_call_profiling(True)
+        for p in planned:
+            _core.planned_call_profile(p)  # clears
+        profiled_ms = _block(compiled, inputs, calls)
+        _core.set_planned_call_profiling(False)
+        kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for p, program in zip(planned, programs):
+            for op, (ns, runs) in zip(program.ops, _core.planned_call_profile(p)):
+                entry = kinds[_label(program, op, native=variants[variant][1])]
+                entry[0] += ns / 1e3 / calls
+                entry[1] += runs / calls
+        breakdowns[variant] = {
+            k: {"us_per_step": round(v[0], 2), "per_step": round(v[1], 2),
+                "us_each": round(v[0] / v[1], 3) if v[1] else None}
+            for k, v in sorted(kinds.items(), key=lambda kv: -kv[1][0])}
+        in_call[variant] = {"profiled_step_ms": round(profiled_ms, 4),
+                            "in_call_us_per_step": round(sum(v[0] for v in kinds.values()), 1)}
     select("planned call")
-    _core.set_planned_call_profiling(True)
-    for p in planned:
-        _core.planned_call_profile(p)  # clears
-    profiled_ms = _block(compiled, inputs, calls)
-    _core.set_planned_call_profiling(False)
-    kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for p, program in zip(planned, programs):
-        for op, (ns, runs) in zip(program.ops, _core.planned_call_profile(p)):
-            entry = kinds[_label(program, op)]
-            entry[0] += ns / 1e3 / calls
-            entry[1] += runs / calls
-    breakdown = {k: {"us_per_step": round(v[0], 2), "per_step": round(v[1], 2),
-                     "us_each": round(v[0] / v[1], 3) if v[1] else None}
-                 for k, v in sorted(kinds.items(), key=lambda kv: -kv[1][0])}
     return {"model": name, "bit_equal_to_planned_launches": equal, "rounds": rounds, "calls": calls,
             "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
             "min_ms": {k: round(min(v), 4) for k, v in times.items()},
             "samples_ms": times, "stats_while_timing": stats,
-            "profiled_step_ms": round(profiled_ms, 4),
-            "programs": [pr.summary() for pr in programs],
-            "in_call_us_per_step": round(sum(v[0] for v in kinds.values()), 1),
-            "breakdown": breakdown}
+            "programs": [pr.summary() for pr in programs], "profiled": in_call,
+            "breakdown": breakdowns}
 
 
 def main_model(options) -> int:
