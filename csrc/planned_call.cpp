@@ -13,6 +13,11 @@
 // the translator does not know run as Python islands: a compiled code object
 // executed with the live values moved into a fresh namespace and back.
 //
+// Calls the planner tagged (extern GEMMs, convolution, attention) go first to
+// the torch-built ATen shim (runtime/aten_ops.cpp) through one function
+// pointer: it runs them through ATen's C++ API, views folded into them
+// included, or declines, and then the Python callable runs as above.
+//
 // Whole-call fallback (before any op runs): the module's original `call`
 // through `fallback(reason, args)` when a reason fixed at build is set, the
 // run-time switch is off, the autograd profiler is on, or a dispatch mode is

@@ -3,15 +3,18 @@
 // of Inductor's Python wrapper, run through ATen's C++ API on the very
 // arguments the wrapper passes, without torch's Python argument parsing.
 // Built against the installed torch by torch_build.py (loaded by
-// aten_ops.py); csrc/planned_call.cpp gets RunNative through a capsule.
+// aten_ops.py); csrc/planned_call.cpp gets fastlaunch_aten_op through a
+// capsule.
 //
-// RunNative takes a call only when every argument has exactly the type and
-// form the Python binding would turn into the same C++ values (plain or
-// Parameter tensors, no torch function mode,
-// Python ints/floats/bools for scalars); anything else is declined (NULL, no
-// error set) and the Python callable runs, so it raises or dispatches as it
-// does in the Python call(). Like the bindings, it releases the GIL around
-// the ATen call, and turns C++ errors into torch's Python exceptions.
+// It takes a call only when every argument has exactly the type and form the
+// Python binding would turn into the same C++ values (plain or Parameter
+// tensors, no torch function mode, Python ints/floats/bools for scalars);
+// anything else is declined (NULL, no error set) and the Python callable
+// runs, so it raises or dispatches as it does in the Python call(). Like the
+// bindings, it releases the GIL around the ATen call, and turns C++ errors
+// into torch's Python exceptions. Operands the planner folded are
+// (base, size, stride, offset) tuples: their views are made here, as
+// reinterpret_tensor makes them, with no Python tensor.
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/inductor/inductor_ops.h>
@@ -54,8 +57,6 @@ struct Param {
   const at::Tensor* view = nullptr;
 };
 
-// The views of a call's folded operands (bit k of `views`: operand k), made
-// as torch's reinterpret_tensor makes them. False: declined.
 // Binds vectorcall arguments to parameter names, as the binding's parser
 // would: the first `positional` names may come by position, any by keyword.
 // False (declined) on anything it does not take: too many, unknown or
@@ -196,7 +197,9 @@ bool IntArg(PyObject* obj, int64_t* value) {
   return true;
 }
 
-bool IntParam(const Param& p, int64_t* value) { return p.view == nullptr && IntArg(p.obj, value); }
+bool IntParam(const Param& p, int64_t* value) {
+  return p.view == nullptr && IntArg(p.obj, value);
+}
 
 // A tuple or list of Python ints (an `int[]` argument), at most 8 long.
 struct IntList {
@@ -339,8 +342,8 @@ PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
   IntList stride, padding, dilation, output_padding;
   bool transposed = false;
   int64_t groups = 0;
-  if (p[2].obj == nullptr || p[6].obj == nullptr || !TensorArg(p[0], &x) || !TensorArg(p[1], &w) ||
-      !OptionalTensorArg(p[2], &bias) || !IntListArg(p[3], &stride) ||
+  if (p[2].obj == nullptr || p[6].obj == nullptr || !TensorArg(p[0], &x) ||
+      !TensorArg(p[1], &w) || !OptionalTensorArg(p[2], &bias) || !IntListArg(p[3], &stride) ||
       !IntListArg(p[4], &padding) || !IntListArg(p[5], &dilation) ||
       !BoolArg(p[6], false, &transposed) || !IntListArg(p[7], &output_padding) ||
       !IntParam(p[8], &groups)) {
@@ -353,6 +356,8 @@ PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
   return THPVariable_Wrap(std::move(r));
 }
 
+// The views of a call's folded operands (bit k of `views`: operand k), made
+// by torch's own reinterpret_tensor function. False: declined.
 bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
   for (int k = 0; views != 0; views >>= 1, ++k) {
     if ((views & 1) == 0) continue;
