@@ -14,33 +14,49 @@ Two variants per wrapper:
   what is left is the wrapper's own host work: asserts, allocations, views,
   frees, and the interpreter (Python) or the program (planned).
 
-The torch-built geometry reader (native asserts) is built first if it is not
-cached. On a GPU host, run it with ``FASTLAUNCH=1`` over wrappers saved there
-(so their fastlaunch call sites bind to plans); nothing synchronises, so
-``as generated`` also waits whenever the launch queue is full, while
-``host only`` is the host cost alone.
+The torch-built shims (native asserts, native extern kernels and aten ops) are
+built first if they are not cached. On a GPU host, run it with
+``FASTLAUNCH=1`` over wrappers saved there (so their fastlaunch call sites
+bind to plans); nothing synchronises, so ``as generated`` also waits
+whenever the launch queue is full, while ``host only`` is the host cost alone.
 
 Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
 [--rounds N] [--calls N] [--out FILE.json]
 (default wrappers: tests/data/wrappers/inductor/*.py)
+
+``--model NAME`` (a ``bench_models.py`` zoo model, inference; GPU host, run
+with ``FASTLAUNCH=1``) instead compiles that model here and measures its
+steps with the planned call on and, through each PlannedCall's ``bypass``,
+off (planned launches only: the same compiled code, the same process,
+blocks taking turns), checks the two give bit-equal logits, and then times
+every op of the planned programs (``_core.set_planned_call_profiling``):
+per step, the time and count of each op kind (``launch`` is a fastlaunch
+call site's launch, ``[native]`` an op the ATen shim ran). ``--save-dir``
+keeps the wrapper modules' source.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import platform
+import shutil
 import statistics
 import sys
 import time
+import types
+from collections import defaultdict
 from pathlib import Path
 
 import torch
 
+import fastlaunch
 from fastlaunch import config
 from fastlaunch.engine.planned_call import planner
-from fastlaunch.runtime import tensor_geometry
+from fastlaunch.engine.planned_call import program as P
+from fastlaunch.runtime import _core, aten_ops, tensor_geometry
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = sorted((HERE.parent / "tests" / "data" / "wrappers" / "inductor").glob("*.py"))
@@ -84,7 +100,7 @@ def measure(path: Path, index: int, host_only: bool, rounds: int, calls: int) ->
     module = _load(path, index)
     if host_only:
         _host_only(module)
-    program = planner.program_of(module.call)
+    program = planner.tag_native(planner.program_of(module.call))
     planned = planner.plan(module.call, path.name, program)
     args = module.get_args()
     python = module.call
@@ -103,15 +119,151 @@ def measure(path: Path, index: int, host_only: bool, rounds: int, calls: int) ->
             "planned_median_us": round(statistics.median(times["planned"]), 3)}
 
 
+def _label(program: P.Program, op: tuple, native: bool = True) -> str:
+    """An op's kind for the breakdown: its code, and the callable when it is a constant."""
+    code, _, a, _, sub, _, _, extra2 = op
+    name = P.NAMES[code]
+    if code == P.TUPLE and sub == 1:
+        return "native view (tuple)"
+    if code in (P.CALL, P.ASSERT) and a < 0 and (-a - 1) % 2 == 0:
+        callee = program.consts[(-a - 1) // 2]
+        name += ":" + str(getattr(callee, "__name__", None) or type(callee).__name__)
+    elif code == P.CALL:
+        name = "launch"  # a call site's callable (SITE's temporary) or a local
+    elif code in (P.METHOD, P.ATTR):
+        name += ":" + str(extra2)
+    if code == P.CALL and sub > 0:
+        name += " [native]" if native else " [native op, shim off]"
+        if sub >> planner.VIEW_SHIFT:
+            name += f" +{bin(sub >> planner.VIEW_SHIFT).count('1')} views"
+    return name
+
+
+def _planned_modules() -> list[types.ModuleType]:
+    return [m for m in gc.get_objects() if type(m) is types.ModuleType
+            and type(getattr(m, "call", None)) is _core.PlannedCall]
+
+
+def _sync() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def _block(fn, inputs: dict, calls: int) -> float:
+    _sync()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn(**inputs)
+    _sync()
+    return (time.perf_counter() - start) / calls * 1e3
+
+
+def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> dict:
+    sys.path.insert(0, str(HERE))
+    import bench_models
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model, inputs = bench_models.build_model(name, device)
+    model.eval()
+    compiled = torch.compile(bench_models.forward_fn(name, model, "infer"))
+    torch.set_grad_enabled(False)
+    for _ in range(3):
+        compiled(**inputs)
+    modules = _planned_modules()
+    if not modules:
+        raise SystemExit("no planned call: run with FASTLAUNCH=1 "
+                         "(and FASTLAUNCH_PLANNED_CALL unset)")
+    planned = [m.call for m in modules]
+    programs = [planner.tag_native(planner.program_of(p.original)) for p in planned]
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+        for m in modules:
+            shutil.copy(m.__file__, save_dir / Path(m.__file__).name)
+
+    def set_bypass(on: bool) -> None:
+        for p in planned:
+            p.bypass = on
+
+    native = aten_ops.ensure()
+    variants = {"planned call": (False, True), "planned launches only": (True, True)}
+    if native:
+        variants["planned call, no native ops"] = (False, False)
+
+    def select(variant: str) -> None:
+        off, ops = variants[variant]
+        set_bypass(off)
+        aten_ops.use(ops and native)
+
+    outputs = {}
+    for variant in variants:
+        select(variant)
+        outputs[variant] = compiled(**inputs).clone()
+    reference = outputs["planned launches only"]
+    equal = {v: bool(torch.equal(out, reference)) for v, out in outputs.items()}
+    fastlaunch.reset_stats()
+    times: dict[str, list[float]] = {v: [] for v in variants}
+    order = list(variants)
+    for r in range(rounds):
+        for variant in order[r % len(order):] + order[:r % len(order)]:
+            select(variant)
+            times[variant].append(_block(compiled, inputs, calls))
+    stats = fastlaunch.stats()
+    breakdowns, in_call = {}, {}
+    for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
+        select(variant)
+        _core.set_planned_call_profiling(True)
+        for p in planned:
+            _core.planned_call_profile(p)  # clears
+        profiled_ms = _block(compiled, inputs, calls)
+        _core.set_planned_call_profiling(False)
+        kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for p, program in zip(planned, programs):
+            for op, (ns, runs) in zip(program.ops, _core.planned_call_profile(p)):
+                entry = kinds[_label(program, op, native=variants[variant][1])]
+                entry[0] += ns / 1e3 / calls
+                entry[1] += runs / calls
+        breakdowns[variant] = {
+            k: {"us_per_step": round(v[0], 2), "per_step": round(v[1], 2),
+                "us_each": round(v[0] / v[1], 3) if v[1] else None}
+            for k, v in sorted(kinds.items(), key=lambda kv: -kv[1][0])}
+        in_call[variant] = {"profiled_step_ms": round(profiled_ms, 4),
+                            "in_call_us_per_step": round(sum(v[0] for v in kinds.values()), 1)}
+    select("planned call")
+    return {"model": name, "bit_equal_to_planned_launches": equal, "rounds": rounds, "calls": calls,
+            "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
+            "min_ms": {k: round(min(v), 4) for k, v in times.items()},
+            "samples_ms": times, "stats_while_timing": stats,
+            "programs": [pr.summary() for pr in programs], "profiled": in_call,
+            "breakdown": breakdowns}
+
+
+def main_model(options) -> int:
+    print(f"native asserts: {tensor_geometry.status()}; aten ops: {aten_ops.status()}")
+    result = measure_model(options.model, options.rounds, options.calls, options.save_dir)
+    result["meta"] = {"python": sys.version.split()[0], "torch": torch.__version__,
+                      "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
+                      "command": " ".join(sys.argv),
+                      "native_asserts": tensor_geometry.status(), "aten_ops": aten_ops.status()}
+    print(json.dumps({k: v for k, v in result.items() if k not in ("samples_ms",)}, indent=1))
+    if options.out is not None:
+        options.out.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/bench_planned_call.py")
     parser.add_argument("wrappers", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--model", default=None, help="a zoo model (GPU): see the docstring")
+    parser.add_argument("--save-dir", type=Path, default=None)
     options = parser.parse_args()
+    if options.model is not None:
+        return main_model(options)
     native_asserts = tensor_geometry.ensure(build=True, wait=True)
-    print(f"native asserts: {tensor_geometry.status()}")
+    native_ops = aten_ops.ensure(build=True, wait=True)
+    print(f"native asserts: {tensor_geometry.status()}; aten ops: {aten_ops.status()}")
     rows = []
     with config.override(enabled=True):
         for i, path in enumerate(options.wrappers):
@@ -125,7 +277,8 @@ def main() -> int:
         meta = {"python": sys.version.split()[0], "torch": torch.__version__,
                 "machine": platform.machine(), "processor": platform.processor(),
                 "command": " ".join(sys.argv), "rounds": options.rounds, "calls": options.calls,
-                "native_asserts": native_asserts, "torch_threads": torch.get_num_threads()}
+                "native_asserts": native_asserts, "native_ops": native_ops,
+                "torch_threads": torch.get_num_threads()}
         options.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
     return 0
 

@@ -13,6 +13,11 @@
 // the translator does not know run as Python islands: a compiled code object
 // executed with the live values moved into a fresh namespace and back.
 //
+// Calls the planner tagged (extern GEMMs, convolution, attention) go first to
+// the torch-built ATen shim (csrc/shims/aten_ops.cpp) through one function
+// pointer: it runs them through ATen's C++ API, views folded into them
+// included, or declines, and then the Python callable runs as above.
+//
 // Whole-call fallback (before any op runs): the module's original `call`
 // through `fallback(reason, args)` when a reason fixed at build is set, the
 // run-time switch is off, the autograd profiler is on, or a dispatch mode is
@@ -20,7 +25,9 @@
 // their `__exit__` first); nothing is ever replayed.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -35,7 +42,7 @@ namespace fastlaunch {
 namespace {
 
 enum OpCode : int {
-  kCall = 0,     // dst = a(*operands, kwnames=extra)
+  kCall = 0,     // dst = a(*operands, kwnames=extra); sub > 0: native op first (NativeCall)
   kMethod = 1,   // dst = a.<extra2>(*operands, kwnames=extra)
   kAttr = 2,     // dst = a.<extra2>
   kItem = 3,     // dst = a[b]
@@ -81,6 +88,23 @@ std::atomic<uint64_t> g_planned_runs{0};
 using GeometryFn = int (*)(PyObject*, int64_t*, const int64_t**, const int64_t**);
 std::atomic<GeometryFn> g_geometry{nullptr};
 uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
+
+// The torch-built ATen shim (csrc/shims/aten_ops.cpp), or NULL. It runs native op
+// `kind` on the vectorcall arguments: a new reference, NULL with an error set,
+// or NULL with none set when it declines (then the Python callable runs).
+using NativeOpFn = PyObject* (*)(int kind, PyObject* const* args, size_t npos, PyObject* kwnames);
+std::atomic<NativeOpFn> g_native_op{nullptr};
+// A native CALL's sub: kind | views << kViewShift. The kind (1..kNativeKinds-1,
+// planner.NATIVE_KINDS) picks the ATen op; bit k of `views` marks operand k as
+// a folded view: a (base, size, stride, offset) tuple the shim turns into the
+// view itself, or, when it declines, extra2(*tuple) (reinterpret_tensor) does.
+constexpr int kNativeKinds = 32;
+constexpr int kViewShift = 8;
+constexpr int kMaxViewOperands = 22;
+uint64_t g_native_ran[kNativeKinds] = {};       // under the GIL
+uint64_t g_native_declined[kNativeKinds] = {};  // under the GIL
+std::atomic<bool> g_profiling{false};
+uint64_t g_bypassed = 0;  // calls sent to `original` by `bypass` (under the GIL)
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
@@ -106,6 +130,8 @@ struct PlannedCallObject {
   Py_ssize_t n_slots;
   int self_slot;
   int args_slot;
+  std::vector<uint64_t>* profile;  // per op: ns, runs (while g_profiling)
+  int bypass;                      // 1: every call runs `original` (A/B measurements)
 };
 
 // ---- operands ---------------------------------------------------------------
@@ -283,6 +309,37 @@ PyObject* CallOp(PlannedCallObject* self, PyObject** slots, const int* operands,
                              (count - n_kw) | PY_VECTORCALL_ARGUMENTS_OFFSET, kwnames);
 }
 
+// A CALL the planner tagged with a native kind: the shim runs it on the same
+// arguments when it takes them, else the callable runs as in CallOp.
+PyObject* NativeCall(PlannedCallObject* self, PyObject** slots, const Op& op, PyObject* callee) {
+  size_t count = op.operands.size();
+  size_t n_kw = op.extra == nullptr ? 0 : static_cast<size_t>(PyTuple_GET_SIZE(op.extra));
+  Args argv(count + 1);
+  if (!argv.Fill(self, slots, op.operands.data(), count, 1)) return nullptr;
+  NativeOpFn native = g_native_op.load(std::memory_order_acquire);
+  int kind = op.sub & ((1 << kViewShift) - 1);
+  if (native != nullptr) {
+    PyObject* r = native(op.sub, argv.data() + 1, count - n_kw, op.extra);
+    if (r != nullptr) {
+      ++g_native_ran[kind];
+      return r;
+    }
+    if (PyErr_Occurred()) return nullptr;
+    ++g_native_declined[kind];
+  }
+  // The Python callable takes tensors: each folded view is made now, in operand order.
+  for (int views = op.sub >> kViewShift, k = 0; views != 0; views >>= 1, ++k) {
+    if ((views & 1) == 0) continue;
+    PyObject*& slot = argv.data()[1 + k];
+    PyObject* view = PyObject_Call(op.extra2, slot, nullptr);
+    if (view == nullptr) return nullptr;
+    Py_DECREF(slot);
+    slot = view;
+  }
+  return PyObject_Vectorcall(callee, argv.data() + 1,
+                             (count - n_kw) | PY_VECTORCALL_ARGUMENTS_OFFSET, op.extra);
+}
+
 int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
   PyObject* src = Load(self, slots, op.a);
   if (src == nullptr) return -1;
@@ -449,8 +506,10 @@ int Step(PlannedCallObject* self, PyObject** slots, const Op& op, size_t* pc,
     case kCall: {
       PyObject* callee = Load(self, slots, op.a);
       if (callee == nullptr) return -1;
-      PyObject* r = CallOp(self, slots, op.operands.data(), op.operands.size(), callee,
-                           nullptr, op.extra);
+      PyObject* r = op.sub > 0 && op.code == kCall
+                        ? NativeCall(self, slots, op, callee)
+                        : CallOp(self, slots, op.operands.data(), op.operands.size(), callee,
+                                 nullptr, op.extra);
       Py_DECREF(callee);
       if (r == nullptr) return -1;
       Store(slots, op.dst, r);
@@ -601,13 +660,25 @@ PyObject* Run(PlannedCallObject* self, PyObject* args) {
   const std::vector<Op>& ops = *self->ops;
   PyObject* result = nullptr;
   size_t pc = 0;
+  const bool profiling = g_profiling.load(std::memory_order_relaxed);
   while (true) {
     if (pc >= ops.size()) {  // fell off the end: None, as a Python function returns
       Py_INCREF(Py_None);
       result = Py_None;
       break;
     }
-    int rc = Step(self, slots, ops[pc], &pc, contexts, &result);
+    int rc;
+    if (profiling) {
+      size_t at = pc;
+      auto t0 = std::chrono::steady_clock::now();
+      rc = Step(self, slots, ops[pc], &pc, contexts, &result);
+      auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now() - t0).count();
+      (*self->profile)[2 * at] += static_cast<uint64_t>(ns);
+      (*self->profile)[2 * at + 1] += 1;
+    } else {
+      rc = Step(self, slots, ops[pc], &pc, contexts, &result);
+    }
     if (rc == 0) continue;
     if (rc == 1) {
       // A return inside `with`: each open context exits normally, innermost first.
@@ -697,6 +768,10 @@ int FallbackReason(PlannedCallObject* self, PyObject** reason) {
 PyObject* PlannedCallVectorcall(PyObject* callable, PyObject* const* args, size_t nargsf,
                                 PyObject* kwnames) {
   auto* self = reinterpret_cast<PlannedCallObject*>(callable);
+  if (self->bypass) {
+    ++g_bypassed;
+    return PyObject_Vectorcall(self->original, args, nargsf, kwnames);
+  }
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   PyObject* reason = nullptr;
   int found = 0;
@@ -768,6 +843,8 @@ void PlannedCallDealloc(PyObject* obj) {
   auto* self = reinterpret_cast<PlannedCallObject*>(obj);
   delete self->ops;
   self->ops = nullptr;
+  delete self->profile;
+  self->profile = nullptr;
   Py_TYPE(obj)->tp_free(obj);
 }
 
@@ -781,8 +858,25 @@ PyObject* GetOriginal(PyObject* obj, void*) {
   return self->original;
 }
 
+PyObject* GetBypass(PyObject* obj, void*) {
+  return PyBool_FromLong(reinterpret_cast<PlannedCallObject*>(obj)->bypass);
+}
+
+int SetBypass(PyObject* obj, PyObject* value, void*) {
+  int truth = value == nullptr ? -1 : PyObject_IsTrue(value);
+  if (truth < 0) {
+    if (value == nullptr) PyErr_SetString(PyExc_TypeError, "bypass: cannot be deleted");
+    return -1;
+  }
+  reinterpret_cast<PlannedCallObject*>(obj)->bypass = truth;
+  return 0;
+}
+
 PyGetSetDef kGetSet[] = {
     {"original", GetOriginal, nullptr, "the wrapper module's own call", nullptr},
+    {"bypass", GetBypass, SetBypass,
+     "True: every call runs the original call, counted as call.bypassed (A/B benchmarks)",
+     nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject PlannedCallType{};
@@ -894,7 +988,28 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       op.extra = extra;
     };
     switch (op.code) {
-      case kCall:
+      case kCall: {
+        int kind = op.sub & ((1 << kViewShift) - 1);
+        int views = op.sub >> kViewShift;
+        if (op.sub < 0 || kind >= kNativeKinds || (kind == 0 && views != 0)) {
+          Bad("op " + std::to_string(pc) + " sub: got " + std::to_string(op.sub) +
+              ", expected a native kind below " + std::to_string(kNativeKinds) +
+              " and view bits only with a kind");
+        }
+        if (views >> std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands)) != 0) {
+          Bad("op " + std::to_string(pc) + " sub: view bits past its " +
+              std::to_string(op.operands.size()) + " operands (at most " +
+              std::to_string(kMaxViewOperands) + ")");
+        }
+        if (views != 0) {
+          if (!PyCallable_Check(extra2)) {
+            Bad("op " + std::to_string(pc) + " extra2: expected the view maker");
+          }
+          op.extra2 = extra2;
+        }
+        kwnames();
+        break;
+      }
       case kAssert:
         kwnames();
         break;
@@ -983,6 +1098,8 @@ PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
   if (self == nullptr) throw py::error_already_set();
   self->vectorcall = PlannedCallVectorcall;
   self->ops = program.release();
+  self->profile = new std::vector<uint64_t>(2 * self->ops->size(), 0);
+  self->bypass = 0;
   auto own = [](py::handle h) {
     Py_INCREF(h.ptr());
     return h.ptr();
@@ -1065,6 +1182,54 @@ void BindPlannedCall(py::module_& m) {
       },
       "Use the torch-built geometry reader for native size/stride asserts.");
   m.def("has_tensor_geometry", []() { return g_geometry.load() != nullptr; });
+  m.def(
+      "set_aten_ops",
+      [](py::object capsule) {
+        if (capsule.is_none()) {  // back to the Python callables (benchmarks, tests)
+          g_native_op.store(nullptr, std::memory_order_release);
+          return;
+        }
+        if (!PyCapsule_CheckExact(capsule.ptr()) ||
+            std::string(py::reinterpret_borrow<py::capsule>(capsule).name()) !=
+                "fastlaunch.aten_ops.v1") {
+          throw InputError("capsule: got " + std::string(py::str(py::repr(capsule))) +
+                           ", expected the fastlaunch.aten_ops.v1 capsule or None");
+        }
+        g_native_op.store(reinterpret_cast<NativeOpFn>(
+                              py::reinterpret_borrow<py::capsule>(capsule).get_pointer()),
+                          std::memory_order_release);
+      },
+      "Run the planner's native ops (extern kernels, aten ops) through the ATen shim; "
+      "None: through their Python callables.");
+  m.def("has_aten_ops", []() { return g_native_op.load() != nullptr; });
+  m.def("planned_call_native_ops", []() {
+        py::dict d;
+        for (int k = 1; k < kNativeKinds; ++k) {
+          if (g_native_ran[k] || g_native_declined[k]) {
+            d[py::int_(k)] = py::make_tuple(g_native_ran[k], g_native_declined[k]);
+          }
+        }
+        return d;
+      },
+      "{native kind: (ran natively, declined to Python)} since the last reset");
+  m.def("planned_call_bypassed", []() { return g_bypassed; },
+        "calls a PlannedCall's `bypass` sent to the original call since the last reset");
+  m.def("set_planned_call_profiling", [](bool on) { g_profiling.store(on); },
+        "time every op of every planned call (benchmarks/bench_planned_call.py)");
+  m.def("planned_call_profile", [](py::handle obj) {
+        if (!PyObject_TypeCheck(obj.ptr(), &PlannedCallType)) {
+          throw InputError("planned_call_profile: expected a PlannedCall, got " +
+                           std::string(Py_TYPE(obj.ptr())->tp_name));
+        }
+        auto* self = reinterpret_cast<PlannedCallObject*>(obj.ptr());
+        py::list out;
+        for (size_t i = 0; i + 1 < self->profile->size(); i += 2) {
+          out.append(py::make_tuple((*self->profile)[i], (*self->profile)[i + 1]));
+          (*self->profile)[i] = (*self->profile)[i + 1] = 0;
+        }
+        return out;
+      },
+      "[(ns, runs) per op] since the last read (the counts are cleared)");
   m.def("planned_call_runs", []() { return g_planned_runs.load(); },
         "calls run as planned programs since the last reset");
   m.def("planned_call_native_asserts", []() { return g_native_asserts; },
@@ -1072,6 +1237,8 @@ void BindPlannedCall(py::module_& m) {
   m.def("reset_planned_call_runs", []() {
     g_planned_runs.store(0);
     g_native_asserts = 0;
+    for (int k = 0; k < kNativeKinds; ++k) g_native_ran[k] = g_native_declined[k] = 0;
+    g_bypassed = 0;
   });
 }
 

@@ -433,3 +433,223 @@ def test_suppressing_context_resumes_after_its_with(tmp_path, monkeypatch):
 def test_kwnames_must_be_strings():
     with pytest.raises(ValueError, match="op 0 kwnames: expected str items"):
         _make([(P.CALL, 1, P.const_operand(0), 0, 0, (0,), (1,), None)], consts=(print,))
+
+
+# ---- native extern kernels and aten ops (the torch-built ATen shim) ------------------------
+
+_NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.bmm(",
+                 "extern_kernels.baddbmm(", "extern_kernels.convolution(",
+                 "torch.ops.aten._scaled_dot_product_efficient_attention.default(",
+                 "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(")
+
+
+@pytest.fixture(scope="module")
+def aten_shim():
+    """The torch-built ATen shim (built once per torch build, then cached)."""
+    from fastlaunch.runtime import aten_ops
+
+    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
+    yield aten_ops
+    aten_ops.use(True)
+
+
+def _views_in_native_calls(source: str) -> int:
+    import ast
+
+    count = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and any(ast.unparse(node.func) + "(" == c
+                                              for c in _NATIVE_CALLS):
+            count += sum(isinstance(a, ast.Call) and ast.unparse(a.func) == "reinterpret_tensor"
+                         for a in [*node.args, *(k.value for k in node.keywords)])
+    return count
+
+
+def _native_counts() -> tuple[int, int]:
+    counts = _core.planned_call_native_ops().values()
+    return sum(ran for ran, _ in counts), sum(declined for _, declined in counts)
+
+
+def _run_both(relative: str):
+    """Python call() and the planned call of fresh modules, real kernels, same inputs."""
+    python, planned_module = call_trace.load(relative), call_trace.load(relative)
+    torch.manual_seed(0)
+    inputs = python.get_args()
+    program = planner.tag_native(planner.program_of(planned_module.call))
+    planned = planner.plan(planned_module.call, relative, program)
+    expected = python.call([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+    before = _native_counts()
+    actual = planned([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
+    after = _native_counts()
+    return program, expected, actual, (after[0] - before[0], after[1] - before[1])
+
+
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+                                  "transformer", "gpt_block"])
+def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
+    relative = f"inductor/{name}.py"
+    source = (call_trace.WRAPPERS / relative).read_text()
+    calls = sum(source.count(c) for c in _NATIVE_CALLS)
+    program, expected, actual, (ran, declined) = _run_both(relative)
+    summary = program.summary()
+    assert calls > 0 and summary["native"] == calls
+    # every reinterpret_tensor written as an argument of one of them is made by the shim
+    assert summary.get("native_view", 0) == _views_in_native_calls(source)
+    call_trace.assert_bit_equal(expected, actual)
+    assert (ran, declined) == (calls, 0)  # every one of them ran in the shim
+
+
+def test_native_ops_off_run_the_python_callables(aten_shim):
+    assert aten_shim.use(False) is False
+    try:
+        program, expected, actual, counts = _run_both("inductor/gpt_block.py")
+    finally:
+        assert aten_shim.use(True) is True
+    assert program.summary()["native"] == 10
+    assert program.summary()["native_view"] == 22  # made by reinterpret_tensor at the call
+    call_trace.assert_bit_equal(expected, actual)
+    assert counts == (0, 0)
+
+
+def test_torch_function_mode_sees_the_same_calls(aten_shim):
+    """Under a TorchFunctionMode the shim declines, so the mode sees what it sees in Python."""
+    from torch.overrides import TorchFunctionMode
+
+    class Log(TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            self.seen.append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    logs = []
+    for planned in (False, True):
+        module = call_trace.load("inductor/mlp.py")
+        torch.manual_seed(0)
+        inputs = module.get_args()
+        call = planner.plan(module.call, "mlp") if planned else module.call
+        before = _native_counts()
+        with Log() as log:
+            out = call(inputs)
+        logs.append((log.seen, out, _native_counts()[1] - before[1]))
+    assert "addmm" in logs[0][0] and logs[0][0] == logs[1][0]
+    call_trace.assert_bit_equal(logs[0][1], logs[1][1])
+    assert logs[1][2] == 2  # both addmm calls declined to Python
+
+
+def _mm_wrapper(tmp_path, monkeypatch):
+    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
+
+    path = tmp_path / "w.py"
+    path.write_text("import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
+                    "def call(args):\n    a, b, out = args\n    args.clear()\n"
+                    "    extern_kernels.mm(a, b, out=out)\n    return (out,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary()["native"] == 1
+    return module.call, planner.plan(module.call, "w", program)
+
+
+def test_native_op_error_is_torchs(aten_shim, tmp_path, monkeypatch):
+    python, planned = _mm_wrapper(tmp_path, monkeypatch)
+    errors = []
+    for call in (python, planned):
+        before = _native_counts()
+        with pytest.raises(RuntimeError) as info:
+            call([torch.randn(4, 3), torch.randn(4, 3), torch.empty(4, 3)])
+        errors.append((type(info.value), str(info.value), _native_counts()[1] - before[1]))
+    assert errors[0][:2] == errors[1][:2] and "cannot be multiplied" in errors[0][1]
+    assert errors[1][2] == 0  # raised by ATen inside the shim, not declined
+
+
+def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path,
+                                                                   monkeypatch):
+    class Sub(torch.Tensor):
+        pass
+
+    python, planned = _mm_wrapper(tmp_path, monkeypatch)
+    a, b = torch.randn(4, 3), torch.randn(3, 5)
+    for first, declined in ((a, 0), (a.as_subclass(Sub), 1)):
+        outs = [torch.empty(4, 5), torch.empty(4, 5)]
+        before = _native_counts()
+        results = [python([first, b, outs[0]]), planned([first, b, outs[1]])]
+        ran, dec = (x - y for x, y in zip(_native_counts(), before))
+        assert (ran, dec) == (1 - declined, declined)
+        assert results[1][0] is outs[1]
+        assert type(results[0][0]) is type(results[1][0])
+        call_trace.assert_bit_equal(results[0], results[1])
+
+
+def test_bypass_runs_the_original_and_is_counted():
+    module = call_trace.load("inductor/mlp.py")
+    planned = planner.plan(module.call, "mlp")
+    torch.manual_seed(0)
+    inputs = module.get_args()
+    expected = module.call([t.clone() for t in inputs])
+    planned.bypass = True
+    runs, stats = _core.planned_call_runs(), fastlaunch.stats().get("call.bypassed", 0)
+    call_trace.assert_bit_equal(expected, planned([t.clone() for t in inputs]))
+    assert _core.planned_call_runs() == runs
+    assert fastlaunch.stats()["call.bypassed"] == stats + 1
+    planned.bypass = False
+    planned([t.clone() for t in inputs])
+    assert _core.planned_call_runs() == runs + 1
+
+
+def test_profile_times_every_op_that_ran():
+    module = call_trace.load("inductor/mlp.py")
+    program = planner.tag_native(planner.program_of(module.call))
+    planned = planner.plan(module.call, "mlp", program)
+    torch.manual_seed(0)
+    inputs = module.get_args()
+    _core.planned_call_profile(planned)  # read and cleared
+    _core.set_planned_call_profiling(True)
+    try:
+        for _ in range(2):
+            planned([t.clone() for t in inputs])
+    finally:
+        _core.set_planned_call_profiling(False)
+    profile = _core.planned_call_profile(planned)
+    assert len(profile) == len(program.ops)
+    assert [runs for _, runs in profile] == [2] * len(program.ops)  # straight-line code
+    assert all(ns > 0 for ns, _ in profile)
+    assert _core.planned_call_profile(planned) == [(0, 0)] * len(program.ops)
+    with pytest.raises(_core.InputError, match="expected a PlannedCall, got method"):
+        _core.planned_call_profile(module.call)
+
+
+@pytest.mark.parametrize("value", [object(), 3])
+def test_aten_ops_capsule_is_checked(value):
+    with pytest.raises(_core.InputError, match=r"capsule: got .*, expected the fastlaunch\.aten"):
+        _core.set_aten_ops(value)
+
+
+@pytest.mark.parametrize(("line", "views"), [
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, 3), (3, 1), 0), "
+     "reinterpret_tensor(b, (3, 5), (1, 3), 0), out=out)", 2),
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, 3), (3, 1), 0), b.t(), out=out)", 0),  # b.t()
+    ("extern_kernels.mm(reinterpret_tensor(a, (4, a.size(1)), (3, 1), 0), b.t(), out=out)", 0),
+    ("extern_kernels.mm(a, reinterpret_tensor(b, (3, 5), (1, 3), 0), out=out)", 1),
+])
+def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, monkeypatch, line,
+                                                          views):
+    import torch._inductor.kernel.mm  # fills extern_kernels
+
+    path = tmp_path / "w.py"
+    path.write_text("import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
+                    "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\n"
+                    f"def call(args):\n    a, b, out = args\n    args.clear()\n    {line}\n"
+                    "    return (out,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary().get("native_view", 0) == views
+    planned = planner.plan(module.call, "w", program)
+    a, b = torch.randn(4, 3), torch.randn(5, 3)
+    before = _native_counts()
+    results = [call([a, b, torch.empty(4, 5)]) for call in (module.call, planned)]
+    assert _native_counts()[0] - before[0] == 1
+    call_trace.assert_bit_equal(results[0], results[1])

@@ -24,7 +24,7 @@ import types
 
 from ..engine.planned_call import Untranslatable, planner
 from ..patching import PatchSet
-from ..runtime import counters, tensor_geometry
+from ..runtime import aten_ops, counters, tensor_geometry
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,7 @@ def install(codecache: object | None = None) -> bool:
     patches.install()
     _patches.append(patches)
     tensor_geometry.ensure(build=True)  # native asserts once built (in the background)
+    aten_ops.ensure(build=True)  # native extern kernels and aten ops, likewise
     return True
 
 

@@ -69,7 +69,10 @@ def stats(per_site: bool = False) -> dict:
 
     ``fast`` includes the launches made in C by FastSite call slots;
     ``call.planned`` counts wrapper calls run as planned programs (``call.assert_native``
-    their size/stride asserts checked without calling torch's). With
+    their size/stride asserts checked without calling torch's, ``call.native_op``
+    their extern kernels and aten ops run by the ATen shim, ``call.native_declined``
+    those it left to Python, ``call.bypassed`` calls a PlannedCall's ``bypass``
+    sent to the Python call). With
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something (launches made by a FastSite are not split by site).
     """
@@ -85,6 +88,10 @@ def stats(per_site: bool = False) -> dict:
     snapshot["fast"] += _core.fast_hits()
     snapshot["call.planned"] += _core.planned_call_runs()
     snapshot["call.assert_native"] += _core.planned_call_native_asserts()
+    snapshot["call.bypassed"] += _core.planned_call_bypassed()
+    for ran, declined in _core.planned_call_native_ops().values():
+        snapshot["call.native_op"] += ran
+        snapshot["call.native_declined"] += declined
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 

@@ -84,6 +84,8 @@ SHIMS = {shim.name: shim for shim in (
     Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
          "fastlaunch.runtime.tensor_geometry",
          "the planned call's size/stride reader, one build per torch"),
+    Shim("aten_ops", "aten_ops.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
+         "fastlaunch.runtime.aten_ops", "the planned call's ATen calls, one build per torch"),
 )}
 
 

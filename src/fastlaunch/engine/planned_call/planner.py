@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import functools
 import os
 import sys
@@ -19,6 +20,7 @@ import types
 
 from ... import config
 from ...runtime import counters
+from . import program as P
 from . import translate
 from .program import Program
 
@@ -62,6 +64,115 @@ def program_of(call: object) -> Program:
     return translate.translate(func, translate.find_function(tree, func))
 
 
+# Calls the ATen shim (csrc/shims/aten_ops.cpp) runs natively: kind -> the callable
+# as the wrapper module names it (an attribute path from ``torch``). The numbers
+# are the shim's; a CALL of one of these constants gets its kind as ``sub``.
+NATIVE_KINDS = {
+    1: "mm", 2: "addmm", 3: "bmm", 4: "baddbmm",
+    5: "ops.aten._scaled_dot_product_efficient_attention.default",
+    6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
+    7: "convolution",
+}
+
+
+@functools.cache
+def _native_callees(torch: types.ModuleType) -> dict[int, tuple[int, object]]:
+    """id(callable) -> (kind, callable) for the installed torch (the callable is
+    kept so its id stays its own)."""
+    table = {}
+    for kind, path in NATIVE_KINDS.items():
+        value: object = torch
+        for attr in path.split("."):
+            value = getattr(value, attr, None)
+        if value is not None:
+            table[id(value)] = (kind, value)
+    return table
+
+
+VIEW_SHIFT = 8  # a native CALL's sub: kind | folded view operands << VIEW_SHIFT
+_MAX_VIEW_OPERANDS = 22
+
+
+def _const(program: Program, operand: int) -> tuple[bool, object]:
+    index = -operand - 1
+    if operand >= 0 or index % 2:
+        return False, None
+    return True, program.consts[index // 2]
+
+
+def _is_call_of(program: Program, op: tuple, target: object) -> bool:
+    is_const, callee = _const(program, op[2])
+    return op[0] == P.CALL and is_const and callee is target
+
+
+def tag_native(program: Program) -> Program:
+    """``program`` with each CALL of a NATIVE_KINDS callable (a constant) tagged
+    with its kind (the executor offers those to the ATen shim first), and the
+    ``reinterpret_tensor`` views such a call alone consumes folded into it."""
+    torch = sys.modules.get("torch")
+    if torch is None or program.native:
+        return program
+    callees = _native_callees(torch)
+    ops = []
+    for op in program.ops:
+        code, dst, a, b, _, operands, extra, extra2 = op
+        is_const, callee = _const(program, a)
+        if code == P.CALL and is_const:
+            found = callees.get(id(callee))
+            if found is not None and found[1] is callee:
+                op = (code, dst, a, b, found[0], operands, extra, extra2)
+        ops.append(op)
+    guards = getattr(getattr(torch, "_C", None), "_dynamo", None)
+    reinterpret = getattr(getattr(guards, "guards", None), "_reinterpret_tensor", None)
+    if reinterpret is not None:
+        _fold_views(program, ops, reinterpret)
+    return dataclasses.replace(program, ops=ops, native=True)
+
+
+def _int_tuple(value: object) -> bool:
+    return type(value) is tuple and len(value) <= 8 and all(type(v) is int for v in value)
+
+
+def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None:
+    """``tmp = reinterpret_tensor(base, size, stride, offset)`` (constant size,
+    stride and offset) whose temporary the next native CALL alone reads, and
+    which is freed right after it, becomes a TUPLE of its arguments (``sub`` 1)
+    and bit k of that CALL's views: the shim makes the view in C++, with no
+    Python tensor; a Python callable gets it from ``reinterpret`` (the CALL's
+    ``extra2``). Only the other views of the same call may lie in between, so
+    nothing else runs between the view and its use, as in the Python call()."""
+    temps = {i for i, name in enumerate(program.local_names) if not name}
+
+    def touches(op: tuple, slot: int) -> bool:
+        return op[1] == slot or op[2] == slot or op[3] == slot or slot in op[5]
+
+    for i, op in enumerate(ops):
+        code, dst, _, _, sub, operands, extra, _ = op
+        if not (code == P.CALL and sub == 0 and extra is None and dst in temps
+                and len(operands) == 4 and _is_call_of(program, op, reinterpret)):
+            continue
+        consts = [_const(program, v) for v in operands[1:]]
+        if not (all(ok for ok, _ in consts) and _int_tuple(consts[0][1])
+                and _int_tuple(consts[1][1]) and type(consts[2][1]) is int):
+            continue
+        j = next((k for k in range(i + 1, len(ops)) if touches(ops[k], dst)), None)
+        if j is None or not all(_is_call_of(program, program.ops[k], reinterpret)
+                                or ops[k][0] == P.TUPLE for k in range(i + 1, j)):
+            continue
+        use = ops[j]
+        positions = [k for k, v in enumerate(use[5]) if v == dst]
+        if not (use[0] == P.CALL and use[4] & 0xFF and use[1] != dst and use[2] != dst
+                and use[3] != dst and len(positions) == 1
+                and positions[0] < _MAX_VIEW_OPERANDS):
+            continue
+        after = next((k for k in range(j + 1, len(ops)) if touches(ops[k], dst)), None)
+        if after is None or ops[after][0] != P.FREE:
+            continue
+        ops[i] = (P.TUPLE, dst, 0, 0, 1, operands, None, None)
+        ops[j] = (*use[:4], use[4] | 1 << (VIEW_SHIFT + positions[0]), use[5], use[6],
+                  reinterpret)
+
+
 def _fallback(site: str, original: object, reason: str, *args: object, **kwargs: object):
     counters.fallback("call_" + reason, site)
     return original(*args, **kwargs)
@@ -72,7 +183,7 @@ def plan(call: object, site: str, program: Program | None = None) -> object:
     from ...runtime import _core
 
     func, bound_self = function_of(call)
-    program = program_of(call) if program is None else program
+    program = tag_native(program_of(call) if program is None else program)
     torch = sys.modules.get("torch")
     dispatch_len = getattr(getattr(torch, "_C", None), "_len_torch_dispatch_stack", None)
     profiler = sys.modules.get("torch.autograd.profiler") or _NoProfiler

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The planned-call program: ops over numbered value slots, as csrc/planned_call.cpp runs them.
+"""The planned-call program: ops over numbered value slots, as csrc/engine/planned_call.cpp
+runs them.
 
-An op is ``(code, dst, a, b, sub, operands, extra, extra2)``. Slots hold the
+An op is ``(code, dst, a, b, sub, operands, extra, extra2)``; a CALL's ``sub``
+is 0, or the native kind the ATen shim runs it as (``planner.NATIVE_KINDS``)
+with its folded view operands (``planner.tag_native``). Slots hold the
 wrapper's locals (numbered as the function's ``co_varnames``, so the frame's
 end clears them in CPython's order) and then temporaries. An operand is a
 slot (``>= 0``), a constant or a global read per call (negative, see
@@ -47,10 +50,15 @@ class Program:
     self_slot: int = -1
     args_slot: int = 0
     islands: list[str] = dataclasses.field(default_factory=list)  # source of each island
+    native: bool = False  # tagged by planner.tag_native (done once)
 
     def summary(self) -> dict[str, int]:
-        """Op counts by kind (frees of temporaries left out): what runs native, what not."""
-        counts = Counter(NAMES[op[0]] for op in self.ops if op[0] != FREE)
+        """Op counts by kind (frees of temporaries left out): what runs native, what not
+        (``native``: calls the ATen shim runs, see ``planner.NATIVE_KINDS``;
+        ``native_view``: views it makes for them, see ``planner.tag_native``)."""
+        counts = Counter("native" if op[0] == CALL and op[4] > 0 else
+                         "native_view" if op[0] == TUPLE and op[4] == 1 else NAMES[op[0]]
+                         for op in self.ops if op[0] != FREE)
         return dict(sorted(counts.items()))
 
 

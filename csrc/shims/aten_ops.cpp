@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: Apache-2.0
+// The planned call's native ops: the extern kernels and torch.ops.aten calls
+// of Inductor's Python wrapper, run through ATen's C++ API on the very
+// arguments the wrapper passes, without torch's Python argument parsing.
+// Built against the installed torch by torch_build.py (loaded by
+// aten_ops.py); csrc/engine/planned_call.cpp gets fastlaunch_aten_op through a
+// capsule.
+//
+// It takes a call only when every argument has exactly the type and form the
+// Python binding would turn into the same C++ values (plain or Parameter
+// tensors, no torch function mode, Python ints/floats/bools for scalars);
+// anything else is declined (NULL, no error set) and the Python callable
+// runs, so it raises or dispatches as it does in the Python call(). Like the
+// bindings, it releases the GIL around the ATen call, and turns C++ errors
+// into torch's Python exceptions. Operands the planner folded are
+// (base, size, stride, offset) tuples: their views are made here, as
+// reinterpret_tensor makes them, with no Python tensor.
+#include <torch/csrc/Exceptions.h>
+#include <torch/csrc/autograd/python_variable.h>
+#include <torch/csrc/inductor/inductor_ops.h>
+#include <torch/extension.h>
+
+#include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/ops/_scaled_dot_product_efficient_attention.h>
+#include <ATen/ops/_scaled_dot_product_flash_attention_for_cpu.h>
+#include <ATen/ops/addmm.h>
+#include <ATen/ops/baddbmm.h>
+#include <ATen/ops/bmm.h>
+#include <ATen/ops/convolution.h>
+#include <ATen/ops/mm.h>
+
+#include <cstring>
+#include <optional>
+#include <tuple>
+
+namespace {
+
+// Kinds, as fastlaunch.engine.planned_call.planner.NATIVE_KINDS numbers them.
+enum Kind : int {
+  kMm = 1,
+  kAddmm = 2,
+  kBmm = 3,
+  kBaddbmm = 4,
+  kSdpaEfficient = 5,
+  kSdpaFlashCpu = 6,
+  kConvolution = 7,
+};
+
+constexpr int kMaxParams = 10;
+constexpr int kViewShift = 8;  // kind | views << kViewShift (csrc/engine/planned_call.cpp)
+constexpr int kMaxViews = 22;
+
+// One bound parameter: its Python value (NULL: not given) and, for a folded
+// view operand, the view the shim made of its (base, size, stride, offset).
+struct Param {
+  PyObject* obj = nullptr;
+  const at::Tensor* view = nullptr;
+};
+
+// Binds vectorcall arguments to parameter names, as the binding's parser
+// would: the first `positional` names may come by position, any by keyword.
+// False (declined) on anything it does not take: too many, unknown or
+// repeated names.
+bool Bind(PyObject* const* args, size_t npos, PyObject* kwnames, const at::Tensor* views,
+          const char* const* names, int n_names, int positional, Param* out) {
+  for (int i = 0; i < n_names; ++i) out[i] = Param{};
+  if (npos > static_cast<size_t>(positional)) return false;
+  auto at_index = [&](size_t i) {
+    return Param{args[i], i < kMaxViews && views[i].defined() ? &views[i] : nullptr};
+  };
+  for (size_t i = 0; i < npos; ++i) out[i] = at_index(i);
+  Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  for (Py_ssize_t k = 0; k < n_kw; ++k) {
+    const char* name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    if (name == nullptr) {
+      PyErr_Clear();
+      return false;
+    }
+    int at = -1;
+    for (int i = 0; i < n_names && at < 0; ++i) {
+      if (std::strcmp(names[i], name) == 0) at = i;
+    }
+    if (at < 0 || out[at].obj != nullptr) return false;
+    out[at] = at_index(npos + static_cast<size_t>(k));
+  }
+  return true;
+}
+
+// A tensor the binding would pass on unchanged: a torch.Tensor or an
+// nn.Parameter (whose __torch_function__ is the disabled one), no torch
+// function mode active. Subclasses are declined: theirs may override it.
+bool PlainTensor(PyObject* obj) {
+  PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(obj));
+  return (type == THPVariableClass || type == ParameterClass) &&
+         !at::impl::torch_function_mode_enabled();
+}
+
+bool TensorArg(const Param& p, const at::Tensor** tensor) {
+  if (p.view != nullptr) {
+    *tensor = p.view;
+    return true;
+  }
+  if (p.obj == nullptr || !PlainTensor(p.obj)) return false;
+  *tensor = &THPVariable_Unpack(p.obj);
+  return true;
+}
+
+bool OptionalTensorArg(const Param& p, std::optional<at::Tensor>* tensor) {
+  if (p.view == nullptr && (p.obj == nullptr || p.obj == Py_None)) return true;
+  const at::Tensor* t = nullptr;
+  if (!TensorArg(p, &t)) return false;
+  *tensor = *t;
+  return true;
+}
+
+// A Scalar from a Python bool, int or float (what the binding accepts for
+// `Scalar beta=1`); missing: `fallback`.
+bool ScalarArg(const Param& p, const at::Scalar& fallback, at::Scalar* scalar) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
+  if (obj == nullptr) {
+    *scalar = fallback;
+    return true;
+  }
+  if (PyBool_Check(obj)) {
+    *scalar = at::Scalar(obj == Py_True);
+    return true;
+  }
+  if (PyLong_CheckExact(obj)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return false;
+    }
+    *scalar = at::Scalar(static_cast<int64_t>(v));
+    return true;
+  }
+  if (PyFloat_CheckExact(obj)) {
+    *scalar = at::Scalar(PyFloat_AS_DOUBLE(obj));
+    return true;
+  }
+  return false;
+}
+
+bool BoolArg(const Param& p, bool fallback, bool* value) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
+  if (obj == nullptr) {
+    *value = fallback;
+    return true;
+  }
+  if (!PyBool_Check(obj)) return false;
+  *value = obj == Py_True;
+  return true;
+}
+
+bool DoubleArg(const Param& p, double fallback, double* value) {
+  PyObject* obj = p.obj;
+  if (p.view != nullptr) return false;
+  if (obj == nullptr) {
+    *value = fallback;
+    return true;
+  }
+  if (PyFloat_CheckExact(obj)) {
+    *value = PyFloat_AS_DOUBLE(obj);
+    return true;
+  }
+  if (PyLong_CheckExact(obj)) {
+    *value = PyLong_AsDouble(obj);
+    if (*value == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool OptionalDoubleArg(const Param& p, std::optional<double>* value) {
+  if (p.view == nullptr && (p.obj == nullptr || p.obj == Py_None)) return true;
+  double v = 0.0;
+  if (!DoubleArg(p, 0.0, &v)) return false;
+  *value = v;
+  return true;
+}
+
+bool IntArg(PyObject* obj, int64_t* value) {
+  if (obj == nullptr || !PyLong_CheckExact(obj)) return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  *value = static_cast<int64_t>(v);
+  return true;
+}
+
+bool IntParam(const Param& p, int64_t* value) {
+  return p.view == nullptr && IntArg(p.obj, value);
+}
+
+// A tuple or list of Python ints (an `int[]` argument), at most 8 long.
+struct IntList {
+  int64_t values[8];
+  size_t size = 0;
+  at::IntArrayRef ref() const { return at::IntArrayRef(values, size); }
+};
+
+bool IntListArg(const Param& p, IntList* list) {
+  PyObject* obj = p.view != nullptr ? nullptr : p.obj;
+  if (obj == nullptr || !(PyTuple_CheckExact(obj) || PyList_CheckExact(obj))) return false;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+  if (n > 8) return false;
+  PyObject** items = PySequence_Fast_ITEMS(obj);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!IntArg(items[i], &list->values[i])) return false;
+  }
+  list->size = static_cast<size_t>(n);
+  return true;
+}
+
+PyObject* NewRef(PyObject* obj) {
+  Py_INCREF(obj);
+  return obj;
+}
+
+// The ATen call with the GIL released, as the Python bindings make it.
+template <typename F>
+auto WithoutGil(F&& f) {
+  struct Release {
+    PyThreadState* state = PyEval_SaveThread();
+    ~Release() { PyEval_RestoreThread(state); }
+  } release;
+  return f();
+}
+
+// torch.mm / torch.bmm (a, b, *, out=out); torch.addmm / torch.baddbmm
+// (input, a, b, *, beta=1, alpha=1, out=out): the out= forms Inductor writes.
+PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
+                const at::Tensor* views) {
+  static const char* const kPlain[] = {"input", "mat2", "out"};
+  static const char* const kAdd[] = {"input", "mat1", "mat2", "beta", "alpha", "out"};
+  static const char* const kBatch[] = {"input", "batch1", "batch2", "beta", "alpha", "out"};
+  bool add = kind == kAddmm || kind == kBaddbmm;
+  Param p[kMaxParams];
+  const char* const* names = add ? (kind == kAddmm ? kAdd : kBatch) : kPlain;
+  if (!Bind(args, npos, kwnames, views, names, add ? 6 : 3, add ? 3 : 2, p)) return nullptr;
+  const Param& out_param = p[add ? 5 : 2];
+  const at::Tensor *out = nullptr, *x = nullptr, *a = nullptr, *b = nullptr;
+  // no out= (a new tensor) or a folded view as out: left to Python
+  if (out_param.view != nullptr || !TensorArg(out_param, &out)) return nullptr;
+  if (add) {
+    at::Scalar beta, alpha;
+    if (!TensorArg(p[0], &x) || !TensorArg(p[1], &a) || !TensorArg(p[2], &b) ||
+        !ScalarArg(p[3], at::Scalar(1), &beta) || !ScalarArg(p[4], at::Scalar(1), &alpha)) {
+      return nullptr;
+    }
+    WithoutGil([&] {
+      return kind == kAddmm ? at::addmm_out(const_cast<at::Tensor&>(*out), *x, *a, *b, beta, alpha)
+                            : at::baddbmm_out(const_cast<at::Tensor&>(*out), *x, *a, *b, beta,
+                                              alpha);
+    });
+  } else {
+    if (!TensorArg(p[0], &a) || !TensorArg(p[1], &b)) return nullptr;
+    WithoutGil([&] {
+      return kind == kMm ? at::mm_out(const_cast<at::Tensor&>(*out), *a, *b)
+                         : at::bmm_out(const_cast<at::Tensor&>(*out), *a, *b);
+    });
+  }
+  return NewRef(out_param.obj);  // the binding returns the out tensor's own object
+}
+
+// aten._scaled_dot_product_efficient_attention.default(query, key, value,
+// attn_bias, compute_log_sumexp, dropout_p=0.0, is_causal=False, *, scale=None).
+PyObject* SdpaEfficient(PyObject* const* args, size_t npos, PyObject* kwnames,
+                        const at::Tensor* views) {
+  static const char* const kNames[] = {"query", "key", "value", "attn_bias",
+                                       "compute_log_sumexp", "dropout_p", "is_causal", "scale"};
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 8, 7, p) || p[3].obj == nullptr ||
+      p[4].obj == nullptr) {
+    return nullptr;
+  }
+  const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
+  std::optional<at::Tensor> bias;
+  bool lse = false, causal = false;
+  double dropout = 0.0;
+  std::optional<double> scale;
+  if (!TensorArg(p[0], &q) || !TensorArg(p[1], &k) || !TensorArg(p[2], &v) ||
+      !OptionalTensorArg(p[3], &bias) || !BoolArg(p[4], false, &lse) ||
+      !DoubleArg(p[5], 0.0, &dropout) || !BoolArg(p[6], false, &causal) ||
+      !OptionalDoubleArg(p[7], &scale)) {
+    return nullptr;
+  }
+  auto r = WithoutGil([&] {
+    return at::_scaled_dot_product_efficient_attention(*q, *k, *v, bias, lse, dropout, causal,
+                                                       scale);
+  });
+  return Py_BuildValue("(NNNN)", THPVariable_Wrap(std::get<0>(r)),
+                       THPVariable_Wrap(std::get<1>(r)), THPVariable_Wrap(std::get<2>(r)),
+                       THPVariable_Wrap(std::get<3>(r)));
+}
+
+// aten._scaled_dot_product_flash_attention_for_cpu.default(query, key, value,
+// dropout_p=0.0, is_causal=False, *, attn_mask=None, scale=None).
+PyObject* SdpaFlashCpu(PyObject* const* args, size_t npos, PyObject* kwnames,
+                       const at::Tensor* views) {
+  static const char* const kNames[] = {"query", "key", "value", "dropout_p", "is_causal",
+                                       "attn_mask", "scale"};
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 7, 5, p)) return nullptr;
+  const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
+  std::optional<at::Tensor> mask;
+  bool causal = false;
+  double dropout = 0.0;
+  std::optional<double> scale;
+  if (!TensorArg(p[0], &q) || !TensorArg(p[1], &k) || !TensorArg(p[2], &v) ||
+      !DoubleArg(p[3], 0.0, &dropout) || !BoolArg(p[4], false, &causal) ||
+      !OptionalTensorArg(p[5], &mask) || !OptionalDoubleArg(p[6], &scale)) {
+    return nullptr;
+  }
+  auto r = WithoutGil([&] {
+    return at::_scaled_dot_product_flash_attention_for_cpu(*q, *k, *v, dropout, causal, mask,
+                                                           scale);
+  });
+  return Py_BuildValue("(NN)", THPVariable_Wrap(std::get<0>(r)),
+                       THPVariable_Wrap(std::get<1>(r)));
+}
+
+// torch.convolution(input, weight, bias, stride, padding, dilation, transposed,
+// output_padding, groups), as extern_kernels.convolution is called.
+PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
+                      const at::Tensor* views) {
+  static const char* const kNames[] = {"input", "weight", "bias", "stride", "padding",
+                                       "dilation", "transposed", "output_padding", "groups"};
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 9, 9, p)) return nullptr;
+  const at::Tensor *x = nullptr, *w = nullptr;
+  std::optional<at::Tensor> bias;
+  IntList stride, padding, dilation, output_padding;
+  bool transposed = false;
+  int64_t groups = 0;
+  if (p[2].obj == nullptr || p[6].obj == nullptr || !TensorArg(p[0], &x) ||
+      !TensorArg(p[1], &w) || !OptionalTensorArg(p[2], &bias) || !IntListArg(p[3], &stride) ||
+      !IntListArg(p[4], &padding) || !IntListArg(p[5], &dilation) ||
+      !BoolArg(p[6], false, &transposed) || !IntListArg(p[7], &output_padding) ||
+      !IntParam(p[8], &groups)) {
+    return nullptr;
+  }
+  at::Tensor r = WithoutGil([&] {
+    return at::convolution(*x, *w, bias, stride.ref(), padding.ref(), dilation.ref(), transposed,
+                           output_padding.ref(), groups);
+  });
+  return THPVariable_Wrap(std::move(r));
+}
+
+// The views of a call's folded operands (bit k of `views`: operand k), made
+// by torch's own reinterpret_tensor function. False: declined.
+bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
+  for (int k = 0; views != 0; views >>= 1, ++k) {
+    if ((views & 1) == 0) continue;
+    if (static_cast<size_t>(k) >= n_args || k >= kMaxViews) return false;
+    PyObject* spec = args[k];
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4) return false;
+    PyObject* base = PyTuple_GET_ITEM(spec, 0);
+    IntList size, stride;
+    int64_t offset = 0;
+    if (!PlainTensor(base) || !IntListArg(Param{PyTuple_GET_ITEM(spec, 1)}, &size) ||
+        !IntListArg(Param{PyTuple_GET_ITEM(spec, 2)}, &stride) ||
+        !IntArg(PyTuple_GET_ITEM(spec, 3), &offset)) {
+      return false;
+    }
+    out[k] = torch::inductor::_reinterpret_tensor(THPVariable_Unpack(base), size.ref(),
+                                                  stride.ref(), offset);
+  }
+  return true;
+}
+
+PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwnames) {
+  at::Tensor views[kMaxViews];
+  size_t n_args = npos + (kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames));
+  if (!MakeViews(args, n_args, sub >> kViewShift, views)) return nullptr;
+  int kind = sub & ((1 << kViewShift) - 1);
+  switch (kind) {
+    case kMm:
+    case kAddmm:
+    case kBmm:
+    case kBaddbmm:
+      return Gemm(kind, args, npos, kwnames, views);
+    case kSdpaEfficient:
+      return SdpaEfficient(args, npos, kwnames, views);
+    case kSdpaFlashCpu:
+      return SdpaFlashCpu(args, npos, kwnames, views);
+    case kConvolution:
+      return Convolution(args, npos, kwnames, views);
+    default:
+      return nullptr;  // a kind this build does not know: Python runs it
+  }
+}
+
+}  // namespace
+
+// A new reference; NULL with a Python error (torch's, as the binding raises
+// it); NULL with no error: declined.
+extern "C" PyObject* fastlaunch_aten_op(int sub, PyObject* const* args, size_t npos,
+                                        PyObject* kwnames) {
+  HANDLE_TH_ERRORS
+  return Dispatch(sub, args, npos, kwnames);
+  END_HANDLE_TH_ERRORS
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("capsule", []() {
+    return py::capsule(reinterpret_cast<void*>(&fastlaunch_aten_op), "fastlaunch.aten_ops.v1");
+  });
+}

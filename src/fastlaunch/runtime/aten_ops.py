@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The planned call's native extern kernels and aten ops, built against the installed torch.
+
+The program tags the calls it knows (``planner.NATIVE_KINDS``: the ``out=``
+GEMMs, attention, convolution); the executor hands their arguments to this
+shim, which calls ATen's C++ API without torch's Python argument parsing, or
+declines (an argument it does not take as the binding would) so the Python
+callable runs. Until it is loaded, and with ``FASTLAUNCH_PLANNED_CALL=0``,
+every such call is the Python one.
+
+Built and found like the tensor accessor, by ``fastlaunch.runtime.torch_build``.
+"""
+
+from __future__ import annotations
+
+from . import _core, torch_build
+
+NAME = "aten_ops"
+_loaded: list[object] = []  # the shim's capsule once loaded
+
+
+def _activate(module: object) -> None:
+    capsule = module.capsule()  # type: ignore[attr-defined]
+    _core.set_aten_ops(capsule)
+    _loaded[:] = [capsule]
+
+
+def use(on: bool) -> bool:
+    """Run tagged calls through the loaded shim (True) or their Python callables
+    (False), for A/B measurements; returns whether the shim is in use now."""
+    if not isinstance(on, bool):
+        msg = f"on: got {on!r}, expected True or False"
+        raise TypeError(msg)
+    _core.set_aten_ops(_loaded[0] if on and _loaded else None)
+    return _core.has_aten_ops()
+
+
+def status() -> str:
+    """One line for doctor: active (and from where), building, off, or why not."""
+    line = torch_build.status(NAME)
+    if line.startswith("active") or not _core.has_aten_ops():
+        return line
+    return "active (installed by the caller)"
+
+
+def ensure(*, build: bool = False, wait: bool = False) -> bool:
+    """True when the shim is active (see ``torch_build.ensure``)."""
+    if _core.has_aten_ops():
+        return True
+    return torch_build.ensure(NAME, _activate, build=build, wait=wait)
