@@ -270,7 +270,7 @@ def test_strict_mode_raises_on_unexpected_fallback():
         out = compiled(x)
     assert_same([x + 2], [out], exact=False)
     assert not any(k.startswith("fallback.") and k.split(".", 1)[1] not in
-                   fastlaunch.runtime.counters.EXPECTED_FALLBACKS for k in fastlaunch.stats())
+                   fastlaunch.engine.fallbacks.EXPECTED for k in fastlaunch.stats())
 
 
 def test_routing_metadata_in_generated_code():

@@ -292,7 +292,7 @@ def join(contexts, timeout: float) -> None:
 # ---------------------------------------------------------------- tests
 
 def unexpected_fallbacks(stats: dict) -> dict:
-    from fastlaunch.runtime.counters import EXPECTED_FALLBACKS
+    from fastlaunch.engine.fallbacks import EXPECTED as EXPECTED_FALLBACKS
 
     return {k: v for k, v in stats.items()
             if k.startswith("fallback.") and k.split(".", 1)[1] not in EXPECTED_FALLBACKS}

@@ -61,6 +61,7 @@ def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path, mon
 def test_install_wraps_the_loader_and_uninstall_restores_it():
     from torch._inductor.codecache import PyCodeCache
 
+    planned_call_hook.uninstall()  # an earlier test's set_enabled(True) may have installed it
     before = PyCodeCache.__dict__["load_by_key_path"]
     assert planned_call_hook.install()
     try:

@@ -31,6 +31,7 @@ from .. import config
 from ..errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..runtime import backends, counters
 from ..runtime.base import Backend, KernelSpec, Plan
+from .fallbacks import take_original
 
 log = logging.getLogger(__name__)
 
@@ -289,7 +290,7 @@ class BoundLaunch:
         """The full decision order (everything but the inline steady state)."""
         reason = self._full_entry_reason(benchmark_run, kwargs)
         if reason:
-            counters.fallback(reason, self._site)
+            take_original(reason, self._site)
             if benchmark_run:  # only when asked: DebugAutotuner.run forwards it to the launcher
                 kwargs = {**kwargs, "benchmark_run": True}
             return self.autotuner.run(*args, stream=stream, **kwargs)
@@ -303,7 +304,7 @@ class BoundLaunch:
         if negative is not None:
             launcher = self._selected(self.autotuner)
             if launcher is negative:
-                counters.fallback("negative_cache", self._site)
+                take_original("negative_cache", self._site)
                 return self._call_original_launcher(launcher, args, stream)
             self._negative = None
             counters.count("negative.invalidated", self._site)
@@ -311,7 +312,7 @@ class BoundLaunch:
             direct = self._try_promote(args)
             if direct is not None:
                 return self._call_direct(direct, args, stream)
-        counters.fallback("warming_up", self._site)
+        take_original("warming_up", self._site)
         result = self.autotuner.run(*args, stream=stream)
         self._ran = True
         self._try_promote(args)
@@ -427,7 +428,7 @@ class BoundLaunch:
 
     def _call_direct(self, direct: PlannedLaunch, args: tuple, stream: object) -> object:
         if direct.hooks and any(direct.hooks):
-            counters.fallback("launch_hooks", self._site)
+            take_original("launch_hooks", self._site)
             return self._call_original_launcher(direct.launcher, args, stream)
         try:
             direct(args, stream)
@@ -439,7 +440,7 @@ class BoundLaunch:
     def _refused(self, direct: PlannedLaunch, err: FastLaunchError, args: tuple,
                  stream: object) -> object:
         """Nothing was submitted: this one call takes the original path (strict mode raises)."""
-        counters.fallback(err.reason, self._site, err)
+        take_original(err.reason, self._site, err)
         if err.stable:
             self._drop(direct)
             self._negative = direct.launcher

@@ -22,6 +22,7 @@ import logging
 import os
 import types
 
+from ..engine.fallbacks import take_original
 from ..engine.planned_call import Untranslatable, planner
 from ..patching import PatchSet
 from ..runtime import aten_ops, counters, tensor_geometry
@@ -54,12 +55,12 @@ def plan_module(module: object) -> bool:
         planned = planner.plan(call, site, program)
     except Untranslatable as err:
         log.info("fastlaunch: %s stays Python: %s", site, err)
-        counters.fallback("call_untranslatable", site)
+        take_original("call_untranslatable", site)
         return False
     except Exception as err:  # a bug of ours never fails loading the user's graph
         log.warning("fastlaunch: planning %s failed, it stays Python: %s: %s", site,
                     type(err).__name__, err)
-        counters.fallback("call_plan_error", site)
+        take_original("call_plan_error", site)
         return False
     module.call = planned  # type: ignore[attr-defined]
     counters.count("call.translated", site)

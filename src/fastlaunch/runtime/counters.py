@@ -3,30 +3,12 @@
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
-
-from .. import config
-from ..errors import FastLaunchError
-
-log = logging.getLogger(__name__)
 
 _counts: Counter[str] = Counter()
 # call site ("kernel [graph:index]") -> its own counts; FastSite launches made
 # in C are counted process-wide only.
 _sites: dict[str, Counter[str]] = {}
-
-# Fallbacks a user asked for (or that are part of warming up); everything
-# else is unexpected and raises in strict mode.
-EXPECTED_FALLBACKS = frozenset({
-    "disabled", "profiler", "benchmark_run", "kwargs", "dump_fx_graph", "check_accuracy",
-    "triton_interpret", "dump_launch_params", "dump_launch_tensors", "debug_mode", "launch_hooks",
-    "warming_up", "run_overridden", "autotuner_plugins", "msprof",
-    # planned call (whole call() back to Python)
-    "call_disabled", "call_profiler", "call_dispatch_mode", "call_triton_interpret",
-    "call_dump_launch_params", "call_dump_launch_tensors",
-})
-
 
 def _site(site: str) -> Counter[str]:
     counts = _sites.get(site)
@@ -47,21 +29,17 @@ def count(event: str, site: str = "") -> None:
         _site(site)[event] += 1
 
 
-def fallback(reason: str, site: str = "", cause: FastLaunchError | None = None) -> None:
-    """Record a call that goes back to the original path, or raise in strict mode
-    (naming the call site and, from ``cause``, the argument, value and why)."""
+def fallback(reason: str, site: str = "") -> int:
+    """Count a call that went back to the original path; returns how many times
+    ``site`` has now done so for ``reason`` (0 without a site). Whether it may
+    is the engine's decision (``engine.fallbacks``)."""
     key = "fallback." + reason
     _counts[key] += 1
-    if site:
-        counts = _site(site)
-        counts[key] += 1
-        if counts[key] == 1 and reason not in EXPECTED_FALLBACKS:
-            log.info("fastlaunch: %s takes the original path: %s (first time)", site, reason)
-    if reason not in EXPECTED_FALLBACKS and config.get().strict:
-        where = f" at {site}" if site else ""
-        why = f": {cause.detail}" if cause is not None and cause.detail else ""
-        raise FastLaunchError("strict_unexpected_fallback",
-                              detail=f"{reason}{where}{why}") from cause
+    if not site:
+        return 0
+    counts = _site(site)
+    counts[key] += 1
+    return counts[key]
 
 
 def stats(per_site: bool = False) -> dict:

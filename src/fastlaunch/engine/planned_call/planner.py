@@ -19,7 +19,7 @@ import sys
 import types
 
 from ... import config
-from ...runtime import counters
+from ..fallbacks import take_original
 from . import program as P
 from . import translate
 from .program import Program
@@ -174,7 +174,7 @@ def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None
 
 
 def _fallback(site: str, original: object, reason: str, *args: object, **kwargs: object):
-    counters.fallback("call_" + reason, site)
+    take_original("call_" + reason, site)
     return original(*args, **kwargs)
 
 
