@@ -25,9 +25,9 @@ from pathlib import Path
 
 from fastlaunch import config
 from fastlaunch.engine import routing
-from fastlaunch.runtime import _core, abi, backends
+from fastlaunch.runtime import _core, backends
 from fastlaunch.runtime.fake import FakeBackend
-from fastlaunch.testing import fakes
+from fastlaunch.testing import fakes, numpy_packer
 
 SIG = ["*fp32", "*fp32", "*fp32", "i32", "fp32", "i64"]
 ARGS = (0x1000, 0x2000, 0x3000, 4096, 0.5, 7)
@@ -51,7 +51,7 @@ def main() -> int:
         rows[f"{abi_name}: generic C++ (parse + layout per call)"] = per_call(
             lambda a=abi_name, f=flags, grid=grid: _core.Plan(a, SIG, **f).pack(ARGS, grid))
         rows[f"{abi_name}: generic numpy reference (parse + layout per call)"] = per_call(
-            lambda a=abi_name, f=flags, grid=grid: abi.pack(a, SIG, ARGS, grid, **f),
+            lambda a=abi_name, f=flags, grid=grid: numpy_packer.pack(a, SIG, ARGS, grid, **f),
             number=2_000)
     backend = FakeBackend("npu")
     previous = backends.set_backend("fake", backend)

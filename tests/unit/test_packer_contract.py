@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """One packer contract: for any input, random or adversarial, the C++ packer
-(``testing.pack_bytes``) and its numpy twin (``abi.pack``) either return the
+(``testing.pack_bytes``) and its numpy twin (``testing.numpy_packer.pack``) either return the
 same bytes or raise the same exception type with the same reason slug; a
 KeyboardInterrupt raised by a value propagates from both. No other exception
 (pybind11's TypeError, a crash) reaches the caller.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from fastlaunch import FastLaunchError
 from fastlaunch.runtime import abi
-from fastlaunch.testing import pack_bytes, pack_bytes_reference
+from fastlaunch.testing import numpy_packer, pack_bytes, pack_bytes_reference
 from helpers.values import Raises, Tensor
 
 # Values whose __index__ returns an int subclass warn (both packers alike);
@@ -239,12 +239,12 @@ def getargs(code, value):
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.sampled_from(sorted(abi.NPU_GETARGS.items())), values())
+@given(st.sampled_from(sorted(numpy_packer.NPU_GETARGS.items())), values())
 def test_twin_npu_rules_are_cpython_getargs(kind_code, value):
     kind, code = kind_code
     want = getargs(code, value)
     try:
-        got = abi.getargs_value("v", code, value)
+        got = numpy_packer.getargs_value("v", code, value)
     except FastLaunchError as err:
         got = err.reason
     assert got == (want if want is not None else "bad_value")
@@ -255,7 +255,7 @@ def test_twin_npu_rules_are_cpython_getargs(kind_code, value):
                                              ("L", 2**63), ("h", Index(7))])
 def test_getargs_oracle_spot_checks(code, value):
     try:
-        got = abi.getargs_value("v", code, value)
+        got = numpy_packer.getargs_value("v", code, value)
     except FastLaunchError as err:
         got = err.reason
     want = getargs(code, value)

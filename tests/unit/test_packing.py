@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fastlaunch import FastLaunchError
 from fastlaunch.runtime import abi
-from fastlaunch.testing import pack_bytes, pack_bytes_reference
+from fastlaunch.testing import numpy_packer, pack_bytes, pack_bytes_reference
 from helpers.oracle import cc, oracle_bytes
 from helpers.values import Tensor
 
@@ -164,7 +164,7 @@ def test_layout_helper_names_fields():
     lay = abi.layout("npu", ["*fp32", "i32"], names=["in_ptr0", "xnumel"], ffts=True)
     assert lay.field("xnumel").offset == 32
     with pytest.raises(FastLaunchError):
-        abi.pack("npu", ["i32"], [1], (1, 1, 1), ffts=True, ffts_addr=0)
+        numpy_packer.pack("npu", ["i32"], [1], (1, 1, 1), ffts=True, ffts_addr=0)
 
 
 # ---- device check of tensor pointer arguments, with a fake v2 accessor ----

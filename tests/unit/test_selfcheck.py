@@ -26,9 +26,8 @@ import pytest
 
 from fastlaunch import config
 from fastlaunch.engine import routing
-from fastlaunch.runtime import abi
 from fastlaunch.runtime.fake import FakeBackend
-from fastlaunch.testing import fakes
+from fastlaunch.testing import fakes, numpy_packer
 from fastlaunch.tools import selfcheck
 from fastlaunch.tools.selfcheck import compare, interpose, report, sites
 from helpers.oracle import cc
@@ -205,7 +204,7 @@ class _FakeRuntimeRecorder:
             got.append(_launch(handle=0xBEEF, stream=r.stream, args=r.data, params=layout))
         for launcher, before in zip(self.launchers, calls):
             for args, stream in launcher.calls[before:]:
-                data = abi.pack("cuda", self.signature, args, (1, 1, 1), n_scratch=2)
+                data = numpy_packer.pack("cuda", self.signature, args, (1, 1, 1), n_scratch=2)
                 got.append(_launch(handle=0xBEEF, stream=stream, args=data, params=()))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import CallRefused, FastLaunchError
-from ..runtime import abi
+from . import numpy_packer
 
 
 def native_plan(abi_name: str, signature: Sequence[str], *, names: Sequence[str] | None = None,
@@ -43,4 +43,4 @@ def pack_bytes(abi_name: str, signature: Sequence[str], args: Sequence[object],
 def pack_bytes_reference(abi_name: str, signature: Sequence[str], args: Sequence[object],
                          grid: Sequence[int] | None = None, **abi_flags: object) -> bytes:
     """The same buffer from the numpy reference packer."""
-    return abi.pack(abi_name, signature, args, grid, **abi_flags)  # type: ignore[arg-type]
+    return numpy_packer.pack(abi_name, signature, args, grid, **abi_flags)  # type: ignore[arg-type]
