@@ -177,6 +177,7 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
   const py::object fixed = SiteField(site, "fixed");
   const py::object static_grid = SiteField(site, "static_grid");
   const py::object program = SiteField(site, "grid_program");
+  const py::object hits = SiteField(site, "hits");
   FastSiteArgs a{};
   a.fallback = router.ptr();
   a.on_error = on_error.ptr();
@@ -205,6 +206,12 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
                                               "site.grid_program[" + std::to_string(i) + "]",
                                               INT64_MIN, INT64_MAX));
   }
+  if (!hits.is_none()) {
+    if (!py::isinstance<HitCounter>(hits)) {
+      BadPlan("site.hits", hits, "None or a fastlaunch.runtime._core.HitCounter");
+    }
+    a.hits = hits.cast<std::shared_ptr<HitCounter>>();
+  }
   return py::reinterpret_steal<py::object>(MakeFastSite(a));
 }
 
@@ -231,6 +238,11 @@ void BindCore(py::module_& m) {
   if (!InitFastSiteType(m.ptr())) throw py::error_already_set();
   m.def("fast_hits", &FastHits, "launches made by FastSite objects since the last reset");
   m.def("reset_fast_hits", &ResetFastHits);
+  py::class_<HitCounter, std::shared_ptr<HitCounter>>(
+      m, "HitCounter", "One call site's count of launches made by its FastSite objects.")
+      .def(py::init<>())
+      .def_property_readonly("value", [](const HitCounter& c) { return c.value.load(); })
+      .def("reset", [](HitCounter& c) { c.value.store(0); });
   py::class_<Launcher, std::shared_ptr<Launcher>>(
       m, "Launcher", "A native launcher (launcher.h): a CudaLauncher or an NpuLauncher.")
       .def_property_readonly("plan", &Launcher::plan);

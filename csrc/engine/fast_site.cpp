@@ -35,6 +35,7 @@ struct FastSiteObject {
   PyObject* on_error;      // (site, exc, args, stream) -> result, or raises
   PyObject* site;          // the site description (engine.routing.FastSiteSpec)
   std::shared_ptr<const Launcher> native;  // constructed in place; reset by tp_clear
+  std::shared_ptr<HitCounter> hits;        // likewise; may be null
   PyObject* autotuner;
   PyObject* launcher;      // the planned launcher object (identity check)
   PyObject* profiler;      // module with _is_profiler_enabled
@@ -232,6 +233,7 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
     }
     self->native->Launch(stream_value, grid, tuple);
     g_fast_hits.fetch_add(1, std::memory_order_relaxed);
+    if (self->hits) self->hits->value.fetch_add(1, std::memory_order_relaxed);
     Py_INCREF(Py_None);
     result = Py_None;
   } catch (const PythonError& err) {
@@ -273,6 +275,7 @@ int FastSiteClear(PyObject* obj) {
   Py_CLEAR(self->grid);
   Py_CLEAR(self->fixed);
   self->native.reset();
+  self->hits.reset();
   return 0;
 }
 
@@ -283,6 +286,7 @@ void FastSiteDealloc(PyObject* obj) {
   delete[] self->grid_program;
   self->grid_program = nullptr;
   self->native.~shared_ptr();
+  self->hits.~shared_ptr();
   Py_TYPE(obj)->tp_free(obj);
 }
 
@@ -324,6 +328,7 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
   if (self == nullptr) throw std::bad_alloc();
   self->vectorcall = FastSiteCall;
   new (&self->native) std::shared_ptr<const Launcher>(a.native);
+  new (&self->hits) std::shared_ptr<HitCounter>(a.hits);
   PyObject* fields[] = {a.fallback, a.on_error, a.site, a.autotuner, a.launcher, a.profiler,
                         a.maybe_full, a.hooks, a.grid, a.fixed};
   for (PyObject* f : fields) Py_XINCREF(f);

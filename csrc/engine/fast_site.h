@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/hit_counter.h"
 #include "core/launcher.h"
 
 namespace fastlaunch {
@@ -21,6 +22,7 @@ struct FastSiteArgs {
   PyObject* on_error;    // (site, exc, args, stream) -> result, or raises
   PyObject* site;        // the site description, passed back to on_error
   std::shared_ptr<const Launcher> native;
+  std::shared_ptr<HitCounter> hits;  // the site's count of native launches; may be null
   PyObject* autotuner;
   PyObject* launcher;    // the planned Python launcher (identity check)
   PyObject* profiler;

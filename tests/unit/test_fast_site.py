@@ -96,6 +96,26 @@ def test_slot_holds_fast_site_after_promotion(env, cann, npu_shaped):
     assert fastlaunch.stats()["fast"] == 6
 
 
+def test_native_launches_are_counted_per_site_across_fast_site_swaps(env, cann):
+    site = Site(cann)
+    promote(site)  # one warm-up call, one planned by the router
+    for _ in range(3):
+        site.call()  # launched by the FastSite, in C
+    new = fakes.FakeLauncher(fakes.spec("k2", SIG, grid=fakes.ceil_grid(2, 500), ffts=True))
+    site.launchers.append(new)
+    site.tuner.launchers = [new]
+    site.tuner.best_launcher = new
+    site.call()  # the router plans the new launcher; the slot gets a second FastSite
+    site.call()
+    (name,) = fastlaunch.stats(per_site=True)
+    counts = fastlaunch.stats(per_site=True)[name]
+    assert counts["fast"] == fastlaunch.stats()["fast"] == 6
+    assert counts["fallback.warming_up"] == 1
+    fastlaunch.reset_stats()
+    site.call()  # the live FastSite's count starts again from zero
+    assert fastlaunch.stats(per_site=True) == {name: {"fast": 1}}
+
+
 def test_profiler_benchmark_kwargs_go_to_the_router(env, cann):
     site = Site(cann)
     promote(site)
@@ -455,6 +475,8 @@ def _bare_site(**changes):
      "site.best_launcher_mode: got int 1, expected True or False"),
     ("router", "launcher", {"grid_program": (1, "x")},
      "site.grid_program[1]: got str 'x', expected an int"),
+    ("router", "launcher", {"hits": 0},
+     "site.hits: got int 0, expected None or a fastlaunch.runtime._core.HitCounter"),
 ])
 def test_make_fast_site_names_the_bad_field(cann, router, native, changes, message):
     runtime = _core.NpuRuntime([str(cann.path)])

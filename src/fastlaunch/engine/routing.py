@@ -192,6 +192,7 @@ class FastSiteSpec:
     static_grid: tuple[int, int, int] | None
     fixed: tuple            # trailing grid inputs after the call's args
     grid_program: tuple[int, ...]  # fastlaunch.engine.gridexpr form of grid; may be empty
+    hits: object = None     # the site's _core.HitCounter (counters.native_hits); None: uncounted
 
 
 class BoundLaunch:
@@ -415,7 +416,8 @@ class BoundLaunch:
             maybe_full=None if self._maybe_full is _never else self._maybe_full,
             hooks=direct.hooks, input_count=direct.input_count, grid=direct.grid,
             static_grid=direct.static_grid, fixed=direct.fixed,
-            grid_program=tuple(direct.spec.grid_program or ()))
+            grid_program=tuple(direct.spec.grid_program or ()),
+            hits=counters.native_hits(self._site))
         return _core.make_fast_site(self, native, site)
 
     def fast_site_failed(self, site: FastSiteSpec, err: BaseException, args: tuple,

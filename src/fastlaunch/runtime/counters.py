@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 _counts: Counter[str] = Counter()
-# call site ("kernel [graph:index]") -> its own counts; FastSite launches made
-# in C are counted process-wide only.
+# call site ("kernel [graph:index]") -> its own counts
 _sites: dict[str, Counter[str]] = {}
+# call site -> the _core.HitCounter its FastSite objects add their launches to
+# (kept across resets: live FastSites hold them)
+_native: dict[str, object] = {}
 
 def _site(site: str) -> Counter[str]:
     counts = _sites.get(site)
@@ -52,14 +54,18 @@ def stats(per_site: bool = False) -> dict:
     those it left to Python, ``call.bypassed`` calls a PlannedCall's ``bypass``
     sent to the Python call). With
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
-    recorded something (launches made by a FastSite are not split by site).
+    recorded something, the launches its FastSite objects made in C included.
     """
     if not isinstance(per_site, bool):
         msg = f"per_site: got {per_site!r}, expected True or False"
         raise TypeError(msg)
     if per_site:
+        sites = {site: Counter(c) for site, c in _sites.items()}
+        for site, cell in _native.items():
+            if cell.value:  # type: ignore[attr-defined]
+                sites.setdefault(site, Counter())["fast"] += cell.value  # type: ignore[attr-defined]
         return {site: {k: v for k, v in sorted(c.items()) if v}
-                for site, c in sorted(_sites.items()) if any(c.values())}
+                for site, c in sorted(sites.items()) if any(c.values())}
     from . import _core
 
     snapshot = Counter(_counts)
@@ -73,10 +79,22 @@ def stats(per_site: bool = False) -> dict:
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 
+def native_hits(site: str) -> object:
+    """The counter the FastSite objects of ``site`` add their launches to."""
+    cell = _native.get(site)
+    if cell is None:
+        from . import _core
+
+        cell = _native.setdefault(site, _core.HitCounter())
+    return cell
+
+
 def reset_stats() -> None:
     from . import _core
 
     _counts.clear()
     _sites.clear()
+    for cell in _native.values():
+        cell.reset()  # type: ignore[attr-defined]
     _core.reset_fast_hits()
     _core.reset_planned_call_runs()
