@@ -23,7 +23,6 @@ from .toolchain import (
     c_compiler,
     cache_root,
     compiler,
-    digest,
     headers_digest,
 )
 
@@ -119,7 +118,7 @@ def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
     """Compile rendered launcher sources (one shared object, cached by
     content) and return each one's ``launch``."""
     header = gen.header()
-    key = digest(header, *sources, headers_digest(), sys.version, str(recorder))
+    key = builds.key(header, *sources, headers_digest(), sys.version, str(recorder))
     module = f"fl_reference_{key}"
     folder = Path(directory or cache_root()) / "launchers"
     folder.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from ....runtime import builds
@@ -40,17 +39,8 @@ def c_compiler() -> str:
     return found
 
 
-def digest(*parts: str | bytes) -> str:
-    """A content key: what is built from these parts is cached under it."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode() if isinstance(part, str) else part)
-        h.update(b"\0")
-    return h.hexdigest()[:24]
-
-
 def headers_digest() -> str:
     """The content key of the stub headers and the recorder's source."""
-    return digest(*(p.read_bytes() for p in sorted(INCLUDE.rglob("*.h"))),
+    return builds.key(*(p.read_bytes() for p in sorted(INCLUDE.rglob("*.h"))),
                    RECORDER_C.read_bytes())
 
