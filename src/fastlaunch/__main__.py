@@ -77,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cache":
         return caches.main(args.cache_command, getattr(args, "what", None))
     if args.command == "doctor":
-        from .tools import doctor
+        from .tools import bug_report, doctor
 
-        return doctor.main(as_json=args.json)
+        return bug_report.main() if args.json else doctor.main()
     parser.print_help()
     return 0
 

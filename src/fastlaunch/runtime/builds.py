@@ -34,9 +34,12 @@ log = logging.getLogger("fastlaunch.runtime.builds")
 PACKAGE = Path(__file__).resolve().parents[1]  # the fastlaunch package
 CHECKOUT = PACKAGE.parents[1]  # <checkout>/src/fastlaunch -> <checkout>
 
-#: Cache folders of the builds that are not torch shims (those come from
-#: ``torch_build.SHIMS``), with what each holds.
+#: Every build's cache folder, with what it holds (the torch shims first:
+#: one per entry of ``torch_build.SHIMS``).
 AREAS = {
+    "torch_accessor": "torch tensor accessor, one build per torch",
+    "tensor_geometry": "the planned call's size/stride reader, one build per torch",
+    "aten_ops": "the planned call's ATen calls, one build per torch",
     "npu_queue": "torch_npu task-queue shim, one build per torch and torch_npu",
     "ascend_reference": "selfcheck's recording CANN runtime and reference launchers",
     "bench": "the benchmarks' C launchers (benchmarks/, from a checkout)",
@@ -49,9 +52,7 @@ class BuildFailed(RuntimeError):
 
 def areas() -> dict[str, str]:
     """Every build's cache folder name and what it holds, the torch shims first."""
-    from . import torch_build
-
-    return {**{name: shim.what for name, shim in torch_build.SHIMS.items()}, **AREAS}
+    return dict(AREAS)
 
 
 def source_roots() -> list[Path]:

@@ -55,15 +55,14 @@ PROGRESS_S = 10.0  # a progress line this often while a build runs
 class Shim:
     """One C++ source of ``csrc/shims`` built against torch. ``field`` is the
     ``Config`` switch (``switch`` its variable) that turns it off; ``owner`` is
-    the module whose ``ensure()`` and ``status()`` serve it; ``what`` is its
-    line in ``python -m fastlaunch cache``; its cache folder is its name."""
+    the module whose ``ensure()`` and ``status()`` serve it; its cache folder
+    is its name, an entry of ``builds.AREAS``."""
 
     name: str
     source: str  # in csrc/shims
     switch: str
     field: str
     owner: str
-    what: str
     cflags: tuple[str, ...] = ("-O2",)
 
     @property
@@ -77,15 +76,15 @@ class Shim:
 
 SOURCES: Path | None = None  # set by ``install-into --sources``
 #: Adding a shim is one line here (its source in csrc/shims, an owner module
-#: with ``ensure``/``status``, and a ``Config`` switch).
+#: with ``ensure``/``status``, and a ``Config`` switch) and its cache folder's
+#: line in ``builds.AREAS``.
 SHIMS = {shim.name: shim for shim in (
     Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR", "torch_accessor",
-         "fastlaunch.runtime.torch_accessor", "torch tensor accessor, one build per torch"),
+         "fastlaunch.runtime.torch_accessor"),
     Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
-         "fastlaunch.runtime.tensor_geometry",
-         "the planned call's size/stride reader, one build per torch"),
+         "fastlaunch.runtime.tensor_geometry"),
     Shim("aten_ops", "aten_ops.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
-         "fastlaunch.runtime.aten_ops", "the planned call's ATen calls, one build per torch"),
+         "fastlaunch.runtime.aten_ops"),
 )}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import json
 import os
 import platform
 import shutil
@@ -76,6 +77,12 @@ def _backends() -> dict[str, str]:
             ok, why = False, f"{type(err).__name__}: {err}"
         found[name] = "available" if ok else f"unavailable: {why}"
     return found
+
+
+def main() -> int:
+    """``doctor --json``: the report as one JSON object on stdout."""
+    print(json.dumps(collect(), indent=2, sort_keys=True))
+    return 0
 
 
 def collect() -> dict[str, Any]:

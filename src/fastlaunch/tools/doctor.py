@@ -12,7 +12,6 @@ import dataclasses
 import importlib
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import sys
@@ -106,12 +105,7 @@ def integrations(cfg: config.Config, problems: list[str]) -> dict[str, str]:
     return lines
 
 
-def main(as_json: bool = False) -> int:
-    if as_json:
-        from . import bug_report
-
-        print(json.dumps(bug_report.collect(), indent=2, sort_keys=True))
-        return 0
+def main() -> int:
     cfg = config.get()
     print(f"fastlaunch {__version__} on Python {platform.python_version()} ({sys.platform})")
     print("\nversions")
