@@ -87,7 +87,7 @@ def main() -> int:
 
 def collect() -> dict[str, Any]:
     cfg = config.get()
-    problems = doctor._import_targets(cfg)  # imports torch as a program would
+    problems = doctor.import_targets(cfg)  # imports torch as a program would
     from ..runtime import torch_accessor, torch_build
 
     return {
@@ -99,7 +99,7 @@ def collect() -> dict[str, Any]:
         "compiler": torch_build.compiler() or None,
         "cmake": _tool("cmake"),
         "ninja": _tool("ninja"),
-        "packages": {name: doctor._version(name) for name in PACKAGES},
+        "packages": {name: doctor.package_version(name) for name in PACKAGES},
         "cann": _cann(),
         "devices": _devices(),
         "environment": {name: os.environ.get(name) for name, _ in config.VARIABLES},

@@ -23,7 +23,7 @@ from ..integrations import autoload
 from ..runtime import backends, counters
 
 
-def _version(dist: str) -> str:
+def package_version(dist: str) -> str:
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
@@ -47,7 +47,7 @@ def _npu_release() -> str:
     return f"{state}; {in_tree} its own in-tree fast launch"
 
 
-def _import_targets(cfg: config.Config) -> list[str]:
+def import_targets(cfg: config.Config) -> list[str]:
     """Import torch and the modules the integrations patch, as a program would;
     returns what could not be imported."""
     problems = []
@@ -110,7 +110,7 @@ def main() -> int:
     print(f"fastlaunch {__version__} on Python {platform.python_version()} ({sys.platform})")
     print("\nversions")
     for dist in ("torch", "triton", "torch-npu", "triton-ascend", "numpy"):
-        print(f"  {dist:<14} {_version(dist)}")
+        print(f"  {dist:<14} {package_version(dist)}")
     print("\nenvironment (every variable fastlaunch reads)")
     meanings = {name: meaning for name, _, meaning in cfg.parsed}
     for name, what in config.VARIABLES:
@@ -125,7 +125,7 @@ def main() -> int:
         if field.name != "parsed":
             value = getattr(cfg, field.name)
             print(f"  {field.name:<16} {value if isinstance(value, Path) else repr(value)}")
-    problems = _import_targets(cfg)
+    problems = import_targets(cfg)
     print("\nbackends")
     for name in backends.NAMES:
         try:
