@@ -82,10 +82,12 @@ def test_doctor_says_what_was_parsed():
 
 def test_doctor_names_missing_torch_as_the_reason(monkeypatch, capsys):
     from fastlaunch.integrations import autoload
+    from fastlaunch.runtime import torch_build
     from fastlaunch.tools import doctor
 
     monkeypatch.setitem(sys.modules, "torch", None)  # ``import torch`` raises ImportError
     monkeypatch.setattr(autoload, "_results", {})
+    monkeypatch.setattr(torch_build, "_states", {})  # the shims' verdict without torch stays here
     with config.override(enabled=True, enabled_by="FASTLAUNCH", backend="auto"):
         assert doctor.main() == 0
     out = capsys.readouterr().out
