@@ -37,14 +37,9 @@ def use(on: bool) -> bool:
 
 def status() -> str:
     """One line for doctor: active (and from where), building, off, or why not."""
-    line = torch_build.status(NAME)
-    if line.startswith("active") or not _core.has_aten_ops():
-        return line
-    return "active (installed by the caller)"
+    return torch_build.status(NAME, loaded=_core.has_aten_ops)
 
 
 def ensure(*, build: bool = False, wait: bool = False) -> bool:
     """True when the shim is active (see ``torch_build.ensure``)."""
-    if _core.has_aten_ops():
-        return True
-    return torch_build.ensure(NAME, _activate, build=build, wait=wait)
+    return torch_build.ensure(NAME, _activate, loaded=_core.has_aten_ops, build=build, wait=wait)

@@ -24,14 +24,10 @@ def _activate(module: object) -> None:
 
 def status() -> str:
     """One line for doctor: active (and from where), building, off, or why not."""
-    line = torch_build.status(NAME)
-    if line.startswith("active") or not _core.has_tensor_geometry():
-        return line
-    return "active (installed by the caller)"
+    return torch_build.status(NAME, loaded=_core.has_tensor_geometry)
 
 
 def ensure(*, build: bool = False, wait: bool = False) -> bool:
     """True when the reader is active (see ``torch_build.ensure``)."""
-    if _core.has_tensor_geometry():
-        return True
-    return torch_build.ensure(NAME, _activate, build=build, wait=wait)
+    return torch_build.ensure(NAME, _activate, loaded=_core.has_tensor_geometry, build=build,
+                              wait=wait)

@@ -27,16 +27,13 @@ def _activate(module: object) -> None:
 
 def status() -> str:
     """One line for doctor: active (and from where), building, off, or why not."""
-    line = torch_build.status(NAME)
+    line = torch_build.status(NAME, loaded=_core.has_tensor_accessor)
     if line.startswith("active"):
         return line
-    if _core.has_tensor_accessor():
-        return "active (installed by the caller)"
     return f"{line}; tensor.data_ptr() per tensor" + (" until then" if "building" in line else "")
 
 
 def ensure(*, build: bool = False, wait: bool = False) -> bool:
     """True when the accessor is active (see ``torch_build.ensure``)."""
-    if _core.has_tensor_accessor():
-        return True
-    return torch_build.ensure(NAME, _activate, build=build, wait=wait)
+    return torch_build.ensure(NAME, _activate, loaded=_core.has_tensor_accessor, build=build,
+                              wait=wait)

@@ -230,9 +230,12 @@ def _state(name: str) -> _State:
     return _states.setdefault(name, _State())
 
 
-def status(name: str) -> str:
-    """One line for doctor: active (and from where), building, off, or why unavailable."""
+def status(name: str, loaded: Callable[[], bool] | None = None) -> str:
+    """One line for doctor: active (and from where), building, off, or why unavailable.
+    ``loaded`` tells whether the core holds the shim anyway (a caller installed it)."""
     state = _state(name)
+    if loaded is not None and not state.status.startswith("active") and loaded():
+        return "active (installed by the caller)"
     child = _children.get(name)
     if child is not None:
         return f"{state.status} (child pid {child.pid})"
@@ -305,12 +308,17 @@ def _build(shim: Shim, state: _State, activate: Callable[[object], None], *, idl
               how=f"built in {time.monotonic() - start:.1f} s and ")
 
 
-def ensure(name: str, activate: Callable[[object], None], *, build: bool = False,
+def ensure(name: str, activate: Callable[[object], None], *,
+           loaded: Callable[[], bool] | None = None, build: bool = False,
            wait: bool = False, progress: Callable[[str], None] | None = None) -> bool:
     """True when the shim is active. The first call loads an installed or cached
     build, if there is one. With ``build`` and none, a child builds it into the
     cache: with ``wait`` at normal priority while this waits, otherwise at idle
-    priority while this returns at once. ``activate`` receives the imported module."""
+    priority while this returns at once. ``activate`` receives the imported module;
+    ``loaded`` (whether the core already holds the shim) answers first, unlocked,
+    as plan makers ask on every plan."""
+    if loaded is not None and loaded():
+        return True
     shim = SHIMS[name]
     state = _state(name)
     with _lock:
