@@ -93,15 +93,8 @@ VIEW_SHIFT = 8  # a native CALL's sub: kind | folded view operands << VIEW_SHIFT
 _MAX_VIEW_OPERANDS = 22
 
 
-def _const(program: Program, operand: int) -> tuple[bool, object]:
-    index = -operand - 1
-    if operand >= 0 or index % 2:
-        return False, None
-    return True, program.consts[index // 2]
-
-
 def _is_call_of(program: Program, op: tuple, target: object) -> bool:
-    is_const, callee = _const(program, op[2])
+    is_const, callee = program.constant(op[2])
     return op[0] == P.CALL and is_const and callee is target
 
 
@@ -116,7 +109,7 @@ def tag_native(program: Program) -> Program:
     ops = []
     for op in program.ops:
         code, dst, a, b, _, operands, extra, extra2 = op
-        is_const, callee = _const(program, a)
+        is_const, callee = program.constant(a)
         if code == P.CALL and is_const:
             found = callees.get(id(callee))
             if found is not None and found[1] is callee:
@@ -151,7 +144,7 @@ def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None
         if not (code == P.CALL and sub == 0 and extra is None and dst in temps
                 and len(operands) == 4 and _is_call_of(program, op, reinterpret)):
             continue
-        consts = [_const(program, v) for v in operands[1:]]
+        consts = [program.constant(v) for v in operands[1:]]
         if not (all(ok for ok, _ in consts) and _int_tuple(consts[0][1])
                 and _int_tuple(consts[1][1]) and type(consts[2][1]) is int):
             continue

@@ -52,6 +52,14 @@ class Program:
     islands: list[str] = dataclasses.field(default_factory=list)  # source of each island
     native: bool = False  # tagged by planner.tag_native (done once)
 
+    def constant(self, operand: int) -> tuple[bool, object]:
+        """(True, the value) when ``operand`` names a constant (``const_operand``),
+        else (False, None)."""
+        index = -operand - 1
+        if operand >= 0 or index % 2:
+            return False, None
+        return True, self.consts[index // 2]
+
     def summary(self) -> dict[str, int]:
         """Op counts by kind (frees of temporaries left out): what runs native, what not
         (``native``: calls the ATen shim runs, see ``planner.NATIVE_KINDS``;

@@ -222,11 +222,10 @@ class _Translator:
         raise _NotNative
 
     def _is_size_assert(self, operand: int) -> bool:
-        if operand >= 0 or (-operand - 1) % 2:
-            return False
+        is_const, value = self.program.constant(operand)
         guards = getattr(getattr(sys.modules.get("torch"), "_C", None), "_dynamo", None)
         target = getattr(getattr(guards, "guards", None), "assert_size_stride", None)
-        return target is not None and self.program.consts[(-operand - 1) // 2] is target
+        return is_const and target is not None and value is target
 
     def _move(self, operand: int, dst: int | None) -> int:
         if dst is None:
