@@ -20,10 +20,18 @@ by timing), the tolerance for fastlaunch where it is not bit-equal, and its
 step time against ``stock`` shows how much two processes running the same
 code differ (the noise floor of this comparison).
 
+Each timed block is followed by an attribution block of the same length, in the
+same turn, with every compiled graph's call timed (``CallClock``): the time
+inside the graphs' ``call()`` per step, and the rest of the step (Dynamo's
+guards, AOTAutograd's wrappers, the harness) as the time outside it. The
+attribution block also gives the peak of allocated device memory over a step.
+The main samples are taken without the clock, so it costs them nothing.
+
 The warm-cache set starts new processes over the folders the cold set filled:
 stock and fastlaunch over their own caches, and fastlaunch over stock's.
 
 Usage: python benchmarks/bench_models.py --out DIR [--quick] [--workloads gpt2/infer,...]
+[--variants stock,fastlaunch,...]
 (writes bench_models.json, bench_models.md and bench_models.png); ``--merge A.json B.json``
 draws one table and chart from several runs instead of running.
 """
@@ -206,6 +214,38 @@ class Runner:
 
 # ---------------------------------------------------------------- one variant's process
 
+class CallClock:
+    """Times every compiled graph's call while on: ``CompiledFxGraph.__call__``, which
+    runs the wrapper module's ``call()`` (or what Inductor wrapped around it: the
+    planned call, cpp_wrapper's entry, CUDA graphs' replay). Patched only while on."""
+
+    def __init__(self) -> None:
+        from torch._inductor import output_code
+
+        self.cls = output_code.CompiledFxGraph
+        self.original = self.cls.__dict__["__call__"]
+        self.ns = 0
+        self.calls = 0
+
+    def __enter__(self) -> CallClock:
+        original, perf, clock = self.original, time.perf_counter_ns, self
+
+        def timed(graph, inputs):
+            t0 = perf()
+            try:
+                return original(graph, inputs)
+            finally:
+                clock.ns += perf() - t0
+                clock.calls += 1
+
+        self.ns = self.calls = 0
+        self.cls.__call__ = timed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cls.__call__ = self.original
+
+
 def time_block(runner: Runner, calls: int) -> float:
     runner.sync()
     t0 = time.perf_counter()
@@ -213,6 +253,19 @@ def time_block(runner: Runner, calls: int) -> float:
         runner.call()
     runner.sync()
     return (time.perf_counter() - t0) / calls * 1e3
+
+
+def attribution_block(runner: Runner, calls: int, clock: CallClock) -> dict:
+    """One block with the clock on: ms per step inside the graphs' calls and in all,
+    graph calls per step, and the peak of allocated device memory."""
+    cuda = torch.cuda.is_available() and runner.sync is torch.cuda.synchronize
+    if cuda:
+        torch.cuda.reset_peak_memory_stats()
+    with clock:
+        step = time_block(runner, calls)
+    return {"step_ms": step, "inside_ms": clock.ns / calls * 1e-6,
+            "graph_calls": clock.calls / calls,
+            "peak_mib": torch.cuda.max_memory_allocated() / 2**20 if cuda else None}
 
 
 def variant_main(_process: int, variant: str, plan: dict) -> None:
@@ -226,6 +279,7 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
     if device.type == "cuda":
         torch.cuda.set_device(device)
     runners, report = {}, {}
+    clock = CallClock()  # after fastlaunch, whose planned-call hook loads with Inductor
     for w in WORKLOADS:
         if w.name not in plan["workloads"]:
             continue
@@ -260,7 +314,7 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
         owners = [v for v in timed if w.name in ready[v]]
         if variant not in owners:
             continue
-        samples, error = [], None
+        samples, attributed, error = [], [], None
         fastlaunch.reset_stats()
         turn = 0
         for r in range(plan["rounds"]):
@@ -273,6 +327,8 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
                         try:
                             if error is None:
                                 samples.append(time_block(runners[w.name], plan["calls"]))
+                                attributed.append(attribution_block(runners[w.name],
+                                                                    plan["calls"], clock))
                         except Exception as err:  # keep taking turns, time no more
                             error = f"{type(err).__name__}: {err}"
                         store.set(key, "done")
@@ -286,6 +342,13 @@ def variant_main(_process: int, variant: str, plan: dict) -> None:
             "median_ms": statistics.median(samples), "min_ms": min(samples),
             "max_ms": max(samples), "samples": len(samples),
             "fast_launches_during_timing": counts.get("fast", 0),
+            "planned_calls_during_timing": counts.get("call.planned", 0),
+            "inside_call_ms": statistics.median(a["inside_ms"] for a in attributed),
+            "outside_call_ms": statistics.median(a["step_ms"] - a["inside_ms"]
+                                                 for a in attributed),
+            "graph_calls_per_step": statistics.median(a["graph_calls"] for a in attributed),
+            "peak_mib": max((a["peak_mib"] for a in attributed if a["peak_mib"] is not None),
+                            default=None),
             "fallbacks": {k: v for k, v in counts.items() if k.startswith("fallback.")}})
     (tmp / f"{plan['phase']}.{variant}.json").write_text(json.dumps(report))
 
@@ -380,12 +443,19 @@ def cell(row: dict) -> str:
     return f"{row['median_ms']:.2f} ({row['min_ms']:.2f}-{row['max_ms']:.2f})"
 
 
+def attribution_cell(row: dict) -> str:
+    if "inside_call_ms" not in row:
+        return "-"
+    peak = f", {row['peak_mib']:.0f}" if row.get("peak_mib") is not None else ""
+    return f"{row['inside_call_ms']:.2f} / {row['outside_call_ms']:.2f}{peak}"
+
+
 def markdown(result: dict) -> str:
     cold, warm = result["cold"], result["warm"]
-    timed = list(VARIANTS)
+    timed = result.get("variants", list(VARIANTS))
     lines = ["| workload | " + " | ".join(f"{v} ms" for v in timed)
-             + " | stock / fastlaunch | fastlaunch vs stock (outputs) | fast launches |",
-             "|---" * (len(timed) + 4) + "|"]
+             + " | stock / fastlaunch | fastlaunch vs stock (outputs) | fast launches "
+             "| planned calls |", "|---" * (len(timed) + 5) + "|"]
     for w in result["workloads"]:
         rows = {v: cold.get(v, {}).get(w, {}) for v in timed}
         ratio = (f"{rows['stock']['median_ms'] / rows['fastlaunch']['median_ms']:.2f} x"
@@ -393,7 +463,19 @@ def markdown(result: dict) -> str:
         eq = result["equality"].get(w, {})
         lines.append(f"| {w} | " + " | ".join(cell(rows[v]) for v in timed)
                      + f" | {ratio} | {eq.get('verdict', 'n/a')} | "
-                     f"{rows['fastlaunch'].get('fast_launches_during_timing', '-')} |")
+                     f"{rows['fastlaunch'].get('fast_launches_during_timing', '-')} | "
+                     f"{rows['fastlaunch'].get('planned_calls_during_timing', '-')} |")
+    attributed = [v for v in timed if any("inside_call_ms" in cold.get(v, {}).get(w, {})
+                                          for w in result["workloads"])]
+    if attributed:
+        lines += ["", "Inside the compiled graphs' `call()` / outside it, ms per step, and the "
+                  "peak of allocated device memory over a step (attribution blocks, "
+                  "`CallClock`):", "",
+                  "| workload | " + " | ".join(f"{v}: in / out ms, peak MiB" for v in attributed)
+                  + " |", "|---" * (len(attributed) + 1) + "|"]
+        for w in result["workloads"]:
+            lines.append(f"| {w} | " + " | ".join(
+                attribution_cell(cold.get(v, {}).get(w, {})) for v in attributed) + " |")
     if warm:
         names = list(WARM_VARIANTS)
         lines += ["", "Warm caches (new processes over the caches the cold set filled):", "",
@@ -473,6 +555,8 @@ def merge(paths: list[Path]) -> dict:
             raise SystemExit(f"--merge: the runs differ in {field}: {sorted(values)}; "
                              "expected runs of one machine and one software stack")
         merged[field] = values.pop()
+    merged["variants"] = [v for v in VARIANTS
+                          if any(v in run.get("variants", VARIANTS) for _, run in runs)]
     for w in (w.name for w in WORKLOADS):
         for path, run in reversed(runs):
             cold = run["cold"]
@@ -496,6 +580,9 @@ def main() -> int:
     parser.add_argument("--workloads", default="", help="comma-separated names (default: all)")
     parser.add_argument("--compile-budget", type=float, default=300.0,
                         help="seconds after which a variant starts no new compile")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated cold-set variants (default: all; stock and "
+                             "fastlaunch are always run)")
     parser.add_argument("--no-warm", action="store_true", help="skip the warm-cache set")
     parser.add_argument("--device", default="cuda:0", help="cpu only checks the plumbing")
     parser.add_argument("--merge", nargs="+", type=Path, default=None, metavar="JSON",
@@ -519,6 +606,13 @@ def main() -> int:
         if unknown:
             parser.error(f"--workloads: unknown {sorted(unknown)}; expected some of {workloads}")
         workloads = [w for w in workloads if w in options.workloads.split(",")]
+    variants = list(VARIANTS)
+    if options.variants:
+        asked = options.variants.split(",")
+        unknown = set(asked) - set(VARIANTS)
+        if unknown:
+            parser.error(f"--variants: unknown {sorted(unknown)}; expected some of {variants}")
+        variants = [v for v in VARIANTS if v in {"stock", "fastlaunch", *asked}]
     sizes = ({"rounds": 4, "blocks": 3, "calls": 20} if options.quick
              else {"rounds": 6, "blocks": 5, "calls": 30})
     tmp = Path(tempfile.mkdtemp(prefix="bench_models."))
@@ -534,7 +628,7 @@ def main() -> int:
         return bound
 
     cold_variants = {v: {"fastlaunch": o[0], "options": o, "timed": o[3], "cache": v}
-                     for v, o in VARIANTS.items()}
+                     for v, o in VARIANTS.items() if v in variants}
     cold = run_phase("cold", cold_variants, workloads, tmp, sizes, options.compile_budget,
                      phase_timeout(), options.device)
     warm, warm_skipped = {}, None
@@ -547,15 +641,19 @@ def main() -> int:
                              "cache": cache} for v, (fl, cache) in WARM_VARIANTS.items()}
         warm = run_phase("warm", warm_variants, workloads, tmp, sizes, options.compile_budget,
                          phase_timeout(), options.device)
-    import triton
-
+    try:
+        import triton
+    except ImportError:  # --device cpu on a machine without Triton
+        triton = None
     device = torch.device(options.device)
     result = {"device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
               "torch": torch.__version__,
-              "triton": triton.__version__, "python": platform.python_version(),
+              "triton": triton.__version__ if triton else "not installed",
+              "python": platform.python_version(),
               "date": time.strftime("%Y-%m-%d"), "wall_s": time.time() - started,
               "command": " ".join([Path(sys.executable).name, *sys.argv]),
-              "sizes": sizes, "workloads": workloads, "cold": cold, "warm": warm,
+              "sizes": sizes, "workloads": workloads, "variants": variants, "cold": cold,
+              "warm": warm,
               "warm_skipped": warm_skipped,
               "equality": {}}
     for w in WORKLOADS:

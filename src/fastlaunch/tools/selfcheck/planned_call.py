@@ -10,6 +10,12 @@ first seen (inputs ``in<i>``, then ``t<n>``); a ``weakref.finalize`` on each
 records its end, so the traces are equal only if both runs dropped every
 tensor at the same point between the same ops (what the caching allocator
 sees). Outputs must be bit-equal. The first difference is named.
+
+Recorders stand in for the callables, so the traced planned call never reaches
+the ATen shim (its native ops are tagged by the callables' identity). A third
+run therefore checks the planned call as users run it: a fresh, unrecorded
+module, its extern kernels and aten ops offered to the shim, outputs bit-equal
+to the Python ``call()``, and how many ops the shim ran and declined.
 """
 
 from __future__ import annotations
@@ -210,9 +216,40 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
     if why:
         return False, why
     summary = program.summary()
-    return True, (f"equal: {sum(summary.values())} ops ({len(program.islands)} islands), "
-                  f"{sum(1 for e in python if e[0] == 'call')} calls, "
-                  f"{sum(1 for e in python if e[0] == 'dead')} tensor ends")
+    ok, native = check_native(path, inputs)
+    return ok, (f"equal: {sum(summary.values())} ops ({len(program.islands)} islands), "
+                f"{sum(1 for e in python if e[0] == 'call')} calls, "
+                f"{sum(1 for e in python if e[0] == 'dead')} tensor ends; {native}")
+
+
+def check_native(path: pathlib.Path, inputs: list) -> tuple[bool, str]:
+    """The unrecorded planned call, its native ops in the ATen shim, against the
+    Python ``call()`` on ``inputs``: bit-equal outputs, and the shim's counts."""
+    from ... import config
+    from ...engine.planned_call import planner
+    from ...runtime import _core, aten_ops
+
+    def native_counts() -> tuple[int, int]:
+        counts = _core.planned_call_native_ops().values()
+        return sum(ran for ran, _ in counts), sum(declined for _, declined in counts)
+
+    shim = aten_ops.ensure(build=True, wait=True)
+    with config.override(enabled=True):
+        expected = run(load(path).call, TraceRecorder(), inputs)
+        call = load(path).call
+        program = planner.tag_native(planner.program_of(call))
+        planned = planner.plan(call, path.name, program)
+        before = native_counts()
+        actual = run(planned, TraceRecorder(), inputs)
+        after = native_counts()
+    why = output_difference(expected, actual)
+    if why:
+        return False, f"native run: {why}"
+    tagged = program.summary().get("native", 0)
+    ran, declined = after[0] - before[0], after[1] - before[1]
+    if tagged and not shim:
+        return True, f"native run equal; {tagged} native ops ran in Python: {aten_ops.status()}"
+    return True, f"native run equal: {ran} ops ran in the ATen shim, {declined} declined"
 
 
 def main(paths: list[str]) -> int:
