@@ -25,6 +25,7 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
+VIEW, ALLOC_CPU = 8, 9  # planner.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
 
 
 @pytest.fixture(autouse=True)
@@ -453,16 +454,43 @@ def aten_shim():
     aten_ops.use(True)
 
 
-def _views_in_native_calls(source: str) -> int:
+def _calls_in_call(source: str) -> list:
+    """Every call written in the wrapper's ``call`` function(s), as ast nodes."""
     import ast
 
-    count = 0
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and any(ast.unparse(node.func) + "(" == c
-                                              for c in _NATIVE_CALLS):
-            count += sum(isinstance(a, ast.Call) and ast.unparse(a.func) == "reinterpret_tensor"
-                         for a in [*node.args, *(k.value for k in node.keywords)])
-    return count
+    return [node for fn in ast.walk(ast.parse(source))
+            if isinstance(fn, ast.FunctionDef) and fn.name == "call"
+            for node in ast.walk(fn) if isinstance(node, ast.Call)]
+
+
+def _written(source: str) -> dict[str, int]:
+    """What the wrapper source writes: ATen calls the shim runs (``aten``), the
+    ``reinterpret_tensor`` views written as their arguments (``folded``), the
+    other views (``views``, named buffers reused) and ``empty_strided_cpu`` calls."""
+    import ast
+
+    calls = _calls_in_call(source)
+    name = lambda node: ast.unparse(node.func)  # noqa: E731
+    aten = [c for c in calls if name(c) + "(" in _NATIVE_CALLS]
+    folded = sum(isinstance(a, ast.Call) and name(a) == "reinterpret_tensor"
+                 for c in aten for a in [*c.args, *(k.value for k in c.keywords)])
+    return {"aten": len(aten), "folded": folded,
+            "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
+            "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
+
+
+def _kinds() -> dict[int, tuple[int, int]]:
+    return dict(_core.planned_call_native_ops())
+
+
+def _since(before: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """{kind: (ran, declined)} since ``before`` (kinds with no change left out)."""
+    out = {}
+    for kind, (ran, declined) in _kinds().items():
+        r0, d0 = before.get(kind, (0, 0))
+        if (ran - r0, declined - d0) != (0, 0):
+            out[kind] = (ran - r0, declined - d0)
+    return out
 
 
 def _native_counts() -> tuple[int, int]:
@@ -478,25 +506,28 @@ def _run_both(relative: str):
     program = planner.tag_native(planner.program_of(planned_module.call))
     planned = planner.plan(planned_module.call, relative, program)
     expected = python.call([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
-    before = _native_counts()
+    before = _kinds()
     actual = planned([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
-    after = _native_counts()
-    return program, expected, actual, (after[0] - before[0], after[1] - before[1])
+    return program, expected, actual, _since(before)
 
 
 @pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
                                   "transformer", "gpt_block"])
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
-    source = (call_trace.WRAPPERS / relative).read_text()
-    calls = sum(source.count(c) for c in _NATIVE_CALLS)
-    program, expected, actual, (ran, declined) = _run_both(relative)
+    written = _written((call_trace.WRAPPERS / relative).read_text())
+    program, expected, actual, counts = _run_both(relative)
     summary = program.summary()
-    assert calls > 0 and summary["native"] == calls
+    native = written["aten"] + written["allocs"] + written["views"]
+    assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
     # every reinterpret_tensor written as an argument of one of them is made by the shim
-    assert summary.get("native_view", 0) == _views_in_native_calls(source)
+    assert summary.get("native_view", 0) == written["folded"]
     call_trace.assert_bit_equal(expected, actual)
-    assert (ran, declined) == (calls, 0)  # every one of them ran in the shim
+    # every one of them ran in the shim: each allocation and named-buffer view too
+    assert sum(ran for ran, _ in counts.values()) == native
+    assert sum(declined for _, declined in counts.values()) == 0
+    assert counts.get(ALLOC_CPU, (0, 0)) == (written["allocs"], 0)
+    assert counts.get(VIEW, (0, 0)) == (written["views"], 0)
 
 
 def test_native_ops_off_run_the_python_callables(aten_shim):
@@ -505,10 +536,11 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
         program, expected, actual, counts = _run_both("inductor/gpt_block.py")
     finally:
         assert aten_shim.use(True) is True
-    assert program.summary()["native"] == 10
+    # 10 ATen calls, 9 empty_strided_cpu, 8 named-buffer views (gpt_block.py's call)
+    assert program.summary()["native"] == 10 + 9 + 8
     assert program.summary()["native_view"] == 22  # made by reinterpret_tensor at the call
     call_trace.assert_bit_equal(expected, actual)
-    assert counts == (0, 0)
+    assert counts == {}
 
 
 def test_torch_function_mode_sees_the_same_calls(aten_shim):
@@ -649,7 +681,9 @@ def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, m
     assert program.summary().get("native_view", 0) == views
     planned = planner.plan(module.call, "w", program)
     a, b = torch.randn(4, 3), torch.randn(5, 3)
-    before = _native_counts()
+    before = _kinds()
     results = [call([a, b, torch.empty(4, 5)]) for call in (module.call, planned)]
-    assert _native_counts()[0] - before[0] == 1
+    # the mm in the shim; each view not folded runs there on its own
+    standalone = line.count("reinterpret_tensor(") - views
+    assert _since(before) == {1: (1, 0), **({VIEW: (standalone, 0)} if standalone else {})}
     call_trace.assert_bit_equal(results[0], results[1])
