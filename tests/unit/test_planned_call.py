@@ -832,3 +832,17 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
     expected, actual = _outcome(python, torch.randn(1)), _outcome(planned, torch.randn(1))
     assert expected[0] == "raised" and actual == expected
     assert _since(before) == {10: (0, 1)}  # built without libtorch_cuda: Python's call
+
+
+def test_native_kinds_are_numbered_as_the_shim_numbers_them():
+    import re
+
+    from fastlaunch.runtime import builds
+
+    text = builds.source("shims/aten_ops.cpp").read_text()
+    enum = re.search(r"enum Kind : int \{(.*?)\};", text, re.S).group(1)
+    numbers = [int(n) for n in re.findall(r"k\w+ = (\d+),", enum)]
+    assert numbers == sorted(planner.NATIVE_KINDS)
+    assert planner.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
+    assert planner.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
+    assert planner.REINTERPRET_KIND == VIEW
