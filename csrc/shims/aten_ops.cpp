@@ -15,12 +15,23 @@
 // into torch's Python exceptions. Operands the planner folded are
 // (base, size, stride, offset) tuples: their views are made here, as
 // reinterpret_tensor makes them, with no Python tensor.
+//
+// It also runs the wrapper's allocations and named-buffer views, as
+// torch/csrc/dynamo/guards.cpp's _empty_strided_{cpu,cuda} and
+// _reinterpret_tensor do (with the GIL held, as they do). The CUDA allocation
+// needs libtorch_cuda: torch_build.py defines FASTLAUNCH_TORCH_CUDA and links it
+// only when the installed torch has CUDA; without it that kind is declined.
+#include <torch/csrc/Dtype.h>
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/inductor/inductor_ops.h>
 #include <torch/extension.h>
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/PythonTorchFunctionTLS.h>
+#ifdef FASTLAUNCH_TORCH_CUDA
+#include <ATen/cuda/EmptyTensor.h>
+#endif
 #include <ATen/ops/_scaled_dot_product_efficient_attention.h>
 #include <ATen/ops/_scaled_dot_product_flash_attention_for_cpu.h>
 #include <ATen/ops/addmm.h>
@@ -44,6 +55,9 @@ enum Kind : int {
   kSdpaEfficient = 5,
   kSdpaFlashCpu = 6,
   kConvolution = 7,
+  kReinterpretTensor = 8,
+  kEmptyStridedCpu = 9,
+  kEmptyStridedCuda = 10,
 };
 
 constexpr int kMaxParams = 10;
@@ -356,6 +370,61 @@ PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
   return THPVariable_Wrap(std::move(r));
 }
 
+// An exact tuple of exact Python ints that fit int64_t (non-negative with
+// `sizes`, as guards.cpp's unwrap_size_tuple requires): what torch's C
+// functions take without any conversion.
+bool IntTuple(PyObject* obj, bool sizes, c10::SmallVector<int64_t, 8>* out) {
+  if (!PyTuple_CheckExact(obj)) return false;
+  Py_ssize_t n = PyTuple_GET_SIZE(obj);
+  out->resize(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    int64_t v = 0;
+    if (!IntArg(PyTuple_GET_ITEM(obj, i), &v) || (sizes && v < 0)) return false;
+    (*out)[static_cast<size_t>(i)] = v;
+  }
+  return true;
+}
+
+bool HasKeywords(PyObject* kwnames) {
+  return kwnames != nullptr && PyTuple_GET_SIZE(kwnames) > 0;
+}
+
+// torch._C._dynamo.guards._empty_strided_{cpu,cuda}(size, stride, dtype):
+// METH_VARARGS, exactly three positional arguments, no torch function
+// handling (so a mode does not see it in Python either).
+PyObject* EmptyStrided(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) {
+  c10::SmallVector<int64_t, 8> size, stride;
+  if (HasKeywords(kwnames) || npos != 3 || !IntTuple(args[0], true, &size) ||
+      !IntTuple(args[1], true, &stride) || !THPDtype_Check(args[2])) {
+    return nullptr;
+  }
+  at::ScalarType dtype = reinterpret_cast<THPDtype*>(args[2])->scalar_type;
+  if (kind == kEmptyStridedCpu) {
+    return THPVariable_Wrap(at::detail::empty_strided_cpu(size, stride, dtype));
+  }
+#ifdef FASTLAUNCH_TORCH_CUDA
+  return THPVariable_Wrap(
+      at::detail::empty_strided_cuda(size, stride, dtype, c10::DeviceType::CUDA));
+#else
+  return nullptr;  // built without libtorch_cuda: Python runs it
+#endif
+}
+
+// torch._C._dynamo.guards._reinterpret_tensor(base, sizes, strides,
+// offset_increment=0): METH_VARARGS (torch's parser gets no kwargs); its
+// parser is traceable, so a torch function mode or a subclass base is declined.
+PyObject* ReinterpretTensor(PyObject* const* args, size_t npos, PyObject* kwnames) {
+  c10::SmallVector<int64_t, 8> size, stride;
+  int64_t offset = 0;
+  if (HasKeywords(kwnames) || npos < 3 || npos > 4 || !PlainTensor(args[0]) ||
+      !IntTuple(args[1], false, &size) || !IntTuple(args[2], false, &stride) ||
+      (npos == 4 && !IntArg(args[3], &offset))) {
+    return nullptr;
+  }
+  return THPVariable_Wrap(
+      torch::inductor::_reinterpret_tensor(THPVariable_Unpack(args[0]), size, stride, offset));
+}
+
 // The views of a call's folded operands (bit k of `views`: operand k), made
 // by torch's own reinterpret_tensor function. False: declined.
 bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
@@ -395,6 +464,11 @@ PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwname
       return SdpaFlashCpu(args, npos, kwnames, views);
     case kConvolution:
       return Convolution(args, npos, kwnames, views);
+    case kReinterpretTensor:
+      return ReinterpretTensor(args, npos, kwnames);
+    case kEmptyStridedCpu:
+    case kEmptyStridedCuda:
+      return EmptyStrided(kind, args, npos, kwnames);
     default:
       return nullptr;  // a kind this build does not know: Python runs it
   }

@@ -142,3 +142,40 @@ def test_install_time_shims_are_looked_for_where_cmake_installs_them():
                       text).group(1)
     package = Path(_core.__file__).resolve().parents[len(Path(core).parts)]
     assert torch_build.installed_root() == package / shims
+
+
+def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
+    """One rule for every build place: a ``cuda`` shim is compiled with the define
+    and linked against libtorch_cuda only where torch has CUDA; the flags are in
+    the key, and the child gets them from its command line."""
+    pytest.importorskip("torch")
+    aten, accessor = torch_build.SHIMS["aten_ops"], torch_build.SHIMS["torch_accessor"]
+    keys = {}
+    for has_cuda in (False, True):
+        monkeypatch.setattr(torch_build, "torch_has_cuda", lambda has_cuda=has_cuda: has_cuda)
+        assert torch_build.flags(accessor) == (accessor.cflags, ())
+        keys[has_cuda] = torch_build.key(aten), torch_build.key(accessor)
+    assert torch_build.flags(aten) == ((*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"),
+                                       ("-ltorch_cuda",))
+    assert keys[False][0] != keys[True][0] and keys[False][1] == keys[True][1]
+
+    commands, compiled = [], []
+
+    class Child:
+        pid = 1
+
+        def __init__(self, command, **_):
+            commands.append(command)
+
+        def wait(self, timeout=None):
+            return 1
+
+    monkeypatch.setattr(torch_build.subprocess, "Popen", Child)
+    why = torch_build.run_build(aten, tmp_path / "k" / "x.so", idle=False, progress=print)
+    assert why.startswith("build failed (exit 1)")
+    monkeypatch.setattr(torch_build, "compile_into",
+                        lambda *args, **kwargs: compiled.append((args, kwargs)))
+    assert torch_build.main([str(part) for part in commands[0][2:]]) == 0
+    (args, kwargs), = compiled
+    assert list(args[2]) == [*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"]
+    assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False}

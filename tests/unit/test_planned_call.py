@@ -25,6 +25,7 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
+VIEW, ALLOC_CPU = 8, 9  # planner.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
 
 
 @pytest.fixture(autouse=True)
@@ -453,16 +454,49 @@ def aten_shim():
     aten_ops.use(True)
 
 
-def _views_in_native_calls(source: str) -> int:
+def _calls_in_call(source: str) -> list:
+    """Every call written in the wrapper's ``call`` function(s), as ast nodes."""
     import ast
 
-    count = 0
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and any(ast.unparse(node.func) + "(" == c
-                                              for c in _NATIVE_CALLS):
-            count += sum(isinstance(a, ast.Call) and ast.unparse(a.func) == "reinterpret_tensor"
-                         for a in [*node.args, *(k.value for k in node.keywords)])
-    return count
+    return [node for fn in ast.walk(ast.parse(source))
+            if isinstance(fn, ast.FunctionDef) and fn.name == "call"
+            for node in ast.walk(fn) if isinstance(node, ast.Call)]
+
+
+def _written(source: str) -> dict[str, int]:
+    """What the wrapper source writes: ATen calls the shim runs (``aten``), the
+    ``reinterpret_tensor`` views written as their arguments (``folded``; of
+    ``extern_kernels`` calls: ``folded_extern``), the
+    other views (``views``, named buffers reused) and ``empty_strided_cpu`` calls."""
+    import ast
+
+    calls = _calls_in_call(source)
+    name = lambda node: ast.unparse(node.func)  # noqa: E731
+    aten = [c for c in calls if name(c) + "(" in _NATIVE_CALLS]
+
+    def views_in(ops: list) -> int:
+        return sum(isinstance(a, ast.Call) and name(a) == "reinterpret_tensor"
+                   for c in ops for a in [*c.args, *(k.value for k in c.keywords)])
+
+    folded = views_in(aten)
+    return {"aten": len(aten), "folded": folded,
+            "folded_extern": views_in([c for c in aten if name(c).startswith("extern_kernels.")]),
+            "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
+            "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
+
+
+def _kinds() -> dict[int, tuple[int, int]]:
+    return dict(_core.planned_call_native_ops())
+
+
+def _since(before: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """{kind: (ran, declined)} since ``before`` (kinds with no change left out)."""
+    out = {}
+    for kind, (ran, declined) in _kinds().items():
+        r0, d0 = before.get(kind, (0, 0))
+        if (ran - r0, declined - d0) != (0, 0):
+            out[kind] = (ran - r0, declined - d0)
+    return out
 
 
 def _native_counts() -> tuple[int, int]:
@@ -478,25 +512,28 @@ def _run_both(relative: str):
     program = planner.tag_native(planner.program_of(planned_module.call))
     planned = planner.plan(planned_module.call, relative, program)
     expected = python.call([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
-    before = _native_counts()
+    before = _kinds()
     actual = planned([t.clone() if isinstance(t, torch.Tensor) else t for t in inputs])
-    after = _native_counts()
-    return program, expected, actual, (after[0] - before[0], after[1] - before[1])
+    return program, expected, actual, _since(before)
 
 
 @pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
                                   "transformer", "gpt_block"])
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
-    source = (call_trace.WRAPPERS / relative).read_text()
-    calls = sum(source.count(c) for c in _NATIVE_CALLS)
-    program, expected, actual, (ran, declined) = _run_both(relative)
+    written = _written((call_trace.WRAPPERS / relative).read_text())
+    program, expected, actual, counts = _run_both(relative)
     summary = program.summary()
-    assert calls > 0 and summary["native"] == calls
+    native = written["aten"] + written["allocs"] + written["views"]
+    assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
     # every reinterpret_tensor written as an argument of one of them is made by the shim
-    assert summary.get("native_view", 0) == _views_in_native_calls(source)
+    assert summary.get("native_view", 0) == written["folded"]
     call_trace.assert_bit_equal(expected, actual)
-    assert (ran, declined) == (calls, 0)  # every one of them ran in the shim
+    # every one of them ran in the shim: each allocation and named-buffer view too
+    assert sum(ran for ran, _ in counts.values()) == native
+    assert sum(declined for _, declined in counts.values()) == 0
+    assert counts.get(ALLOC_CPU, (0, 0)) == (written["allocs"], 0)
+    assert counts.get(VIEW, (0, 0)) == (written["views"], 0)
 
 
 def test_native_ops_off_run_the_python_callables(aten_shim):
@@ -505,10 +542,11 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
         program, expected, actual, counts = _run_both("inductor/gpt_block.py")
     finally:
         assert aten_shim.use(True) is True
-    assert program.summary()["native"] == 10
+    # 10 ATen calls, 9 empty_strided_cpu, 8 named-buffer views (gpt_block.py's call)
+    assert program.summary()["native"] == 10 + 9 + 8
     assert program.summary()["native_view"] == 22  # made by reinterpret_tensor at the call
     call_trace.assert_bit_equal(expected, actual)
-    assert counts == (0, 0)
+    assert counts == {}
 
 
 def test_torch_function_mode_sees_the_same_calls(aten_shim):
@@ -649,7 +687,162 @@ def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, m
     assert program.summary().get("native_view", 0) == views
     planned = planner.plan(module.call, "w", program)
     a, b = torch.randn(4, 3), torch.randn(5, 3)
-    before = _native_counts()
+    before = _kinds()
     results = [call([a, b, torch.empty(4, 5)]) for call in (module.call, planned)]
-    assert _native_counts()[0] - before[0] == 1
+    # the mm in the shim; each view not folded runs there on its own
+    standalone = line.count("reinterpret_tensor(") - views
+    assert _since(before) == {1: (1, 0), **({VIEW: (standalone, 0)} if standalone else {})}
     call_trace.assert_bit_equal(results[0], results[1])
+
+
+# ---- the wrapper's allocations and named-buffer views in the shim -------------------------
+
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+                                  "transformer", "gpt_block"])
+def test_native_allocations_and_views_keep_the_python_trace(aten_shim, name):
+    """Only the kernels are recorded, so empty_strided_cpu and reinterpret_tensor
+    are torch's own and run in the shim: every tensor still ends between the
+    same ops as in Python (what the caching allocator sees)."""
+    relative = f"inductor/{name}.py"
+    written = _written((call_trace.WRAPPERS / relative).read_text())
+    module = call_trace.load(relative)
+    before = _kinds()
+    _, trace = _compare(relative, _kernels(module), _inputs(name, module))
+    assert any(e[0] == "dead" for e in trace)
+    # the recorded extern kernels are no ATen op, so their views are not folded: each
+    # runs alone (torch.ops attention calls stay in the shim, with theirs folded)
+    views = written["views"] + written["folded_extern"]
+    counts = _since(before)
+    assert all(declined == 0 for _, declined in counts.values())
+    assert {k: v for k, v in counts.items() if k in (ALLOC_CPU, VIEW)} == {
+        ALLOC_CPU: (written["allocs"], 0), **({VIEW: (views, 0)} if views else {})}
+
+
+def _guards_wrapper(tmp_path, monkeypatch, lines: str):
+    path = tmp_path / "w.py"
+    path.write_text("import torch\n"
+                    "empty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu\n"
+                    "empty_strided_cuda = torch._C._dynamo.guards._empty_strided_cuda\n"
+                    "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\n"
+                    "def call(args):\n    a, = args\n    args.clear()\n"
+                    + "".join(f"    {line}\n" for line in lines.split("; "))
+                    + "    return (out,)\n")
+    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
+    module = call_trace.load("w.py")
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary()["native"] == lines.count("empty_strided_") + lines.count(
+        "reinterpret_tensor(")
+    return module.call, planner.plan(module.call, "w", program)
+
+
+def _outcome(call, a) -> tuple:
+    try:
+        return ("returned", call([a]))
+    except Exception as err:  # compared with what Python raised
+        return ("raised", type(err), str(err))
+
+
+class _Sub(torch.Tensor):
+    pass
+
+
+_ALLOC = "out = empty_strided_cpu({}); out.copy_(a)"
+_VIEW = "out = reinterpret_tensor({})"
+
+
+@pytest.mark.parametrize(("lines", "kind", "native"), [
+    (_ALLOC.format("(4, 3), (1, 4), torch.float32"), ALLOC_CPU, True),
+    (_ALLOC.format("(4, 3), (3, 1), torch.float64"), ALLOC_CPU, True),
+    (_ALLOC.format("(4, 3), (3, 1)"), ALLOC_CPU, False),  # arity: torch's error
+    (_ALLOC.format("(4, 3), (3, 1), torch.float32, 0"), ALLOC_CPU, False),
+    (_ALLOC.format("[4, 3], (3, 1), torch.float32"), ALLOC_CPU, False),  # a list
+    (_ALLOC.format("(4, 3.0), (3, 1), torch.float32"), ALLOC_CPU, False),  # a float
+    (_ALLOC.format("(4, True), (3, 1), torch.float32"), ALLOC_CPU, False),  # torch takes it
+    (_ALLOC.format("(4, -3), (3, 1), torch.float32"), ALLOC_CPU, False),
+    (_ALLOC.format("(4, 3), (3, 1), 'float32'"), ALLOC_CPU, False),
+    (_ALLOC.format("(4, 3), (3, 1), dtype=torch.float32"), ALLOC_CPU, False),  # kwargs
+    (_VIEW.format("a, (3, 4), (4, 1), 0"), VIEW, True),
+    (_VIEW.format("a, (2, 3), (1, 2), 5"), VIEW, True),
+    (_VIEW.format("a, (3, 4), (4, 1)"), VIEW, True),  # offset_increment=0
+    (_VIEW.format("a, [3, 4], (4, 1), 0"), VIEW, False),  # a list: torch takes it
+    (_VIEW.format("a, (3, 4), (4, 1), True"), VIEW, False),
+    (_VIEW.format("a, (3, 4.0), (4, 1), 0"), VIEW, False),
+    (_VIEW.format("a, (3, 4), (4, 1), offset_increment=0"), VIEW, False),  # kwargs
+    (_VIEW.format("a, (3, 4)"), VIEW, False),
+    (_VIEW.format("a.as_subclass(_Sub), (3, 4), (4, 1), 0"), VIEW, False),  # a subclass base
+])
+def test_allocations_and_views_run_natively_only_as_torch_takes_them(aten_shim, tmp_path,
+                                                                      monkeypatch, lines, kind,
+                                                                      native):
+    """Declined calls run torch's function: its result or its own error."""
+    monkeypatch.setitem(sys.modules["builtins"].__dict__, "_Sub", _Sub)
+    python, planned = _guards_wrapper(tmp_path, monkeypatch, lines)
+    a = torch.randn(4, 3)
+    before = _kinds()
+    expected, actual = _outcome(python, a.clone()), _outcome(planned, a.clone())
+    assert _since(before) == {kind: (1, 0) if native else (0, 1)}
+    if expected[0] == "raised":
+        assert actual == expected
+        return
+    assert actual[0] == "returned"
+    call_trace.assert_bit_equal(expected[1], actual[1])
+    for e, g in zip(expected[1], actual[1]):
+        assert (type(g), g.dtype, g.size(), g.stride(), g.storage_offset()) == (
+            type(e), e.dtype, e.size(), e.stride(), e.storage_offset())
+
+
+def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_shim, tmp_path,
+                                                                          monkeypatch):
+    """torch's _reinterpret_tensor parser is traceable, so the shim leaves it to
+    Python under a mode; _empty_strided_cpu never sees a mode in Python either."""
+    from torch.overrides import TorchFunctionMode
+
+    class Log(TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            self.seen.append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    lines = ("buf = empty_strided_cpu((4, 3), (3, 1), torch.float32); buf.copy_(a); "
+             "out = reinterpret_tensor(buf, (3, 4), (4, 1), 0)")
+    python, planned = _guards_wrapper(tmp_path, monkeypatch, lines)
+    a, runs = torch.randn(4, 3), []
+    for call in (python, planned):
+        before = _kinds()
+        with Log() as log:
+            out = call([a.clone()])
+        runs.append((log.seen, out, _since(before)))
+    assert "copy_" in runs[0][0] and runs[0][0] == runs[1][0]
+    call_trace.assert_bit_equal(runs[0][1], runs[1][1])
+    assert runs[1][2] == {ALLOC_CPU: (1, 0), VIEW: (0, 1)}
+
+
+def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shim, tmp_path,
+                                                                        monkeypatch):
+    from fastlaunch.runtime import torch_build
+
+    if torch_build.torch_has_cuda():
+        pytest.skip("this torch has CUDA: the shim runs _empty_strided_cuda (tests/hw)")
+    python, planned = _guards_wrapper(tmp_path, monkeypatch,
+                                      "out = empty_strided_cuda((4, 3), (3, 1), torch.float32)")
+    before = _kinds()
+    expected, actual = _outcome(python, torch.randn(1)), _outcome(planned, torch.randn(1))
+    assert expected[0] == "raised" and actual == expected
+    assert _since(before) == {10: (0, 1)}  # built without libtorch_cuda: Python's call
+
+
+def test_native_kinds_are_numbered_as_the_shim_numbers_them():
+    import re
+
+    from fastlaunch.runtime import builds
+
+    text = builds.source("shims/aten_ops.cpp").read_text()
+    enum = re.search(r"enum Kind : int \{(.*?)\};", text, re.S).group(1)
+    numbers = [int(n) for n in re.findall(r"k\w+ = (\d+),", enum)]
+    assert numbers == sorted(planner.NATIVE_KINDS)
+    assert planner.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
+    assert planner.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
+    assert planner.REINTERPRET_KIND == VIEW

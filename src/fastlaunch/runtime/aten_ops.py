@@ -2,7 +2,8 @@
 """The planned call's native extern kernels and aten ops, built against the installed torch.
 
 The program tags the calls it knows (``planner.NATIVE_KINDS``: the ``out=``
-GEMMs, attention, convolution); the executor hands their arguments to this
+GEMMs, attention, convolution, the wrapper's ``empty_strided_*`` allocations
+and ``reinterpret_tensor`` views); the executor hands their arguments to this
 shim, which calls ATen's C++ API without torch's Python argument parsing, or
 declines (an argument it does not take as the binding would) so the Python
 callable runs. Until it is loaded, and with ``FASTLAUNCH_PLANNED_CALL=0``,

@@ -50,9 +50,9 @@ def stats(per_site: bool = False) -> dict:
     ``fast`` includes the launches made in C by FastSite call slots;
     ``call.planned`` counts wrapper calls run as planned programs (``call.assert_native``
     their size/stride asserts checked without calling torch's, ``call.native_op``
-    their extern kernels and aten ops run by the ATen shim, ``call.native_declined``
-    those it left to Python, ``call.bypassed`` calls a PlannedCall's ``bypass``
-    sent to the Python call). With
+    their extern kernels, aten ops, allocations and views run by the ATen shim,
+    ``call.native_declined`` those it left to Python, ``call.bypassed`` calls a
+    PlannedCall's ``bypass`` sent to the Python call). With
     ``per_site=True``: ``{call site: {counter: n}}`` for every call site that
     recorded something, the launches its FastSite objects made in C included.
     """

@@ -64,6 +64,7 @@ class Shim:
     field: str
     owner: str
     cflags: tuple[str, ...] = ("-O2",)
+    cuda: bool = False  # uses libtorch_cuda where the installed torch has it (``flags``)
 
     @property
     def path(self) -> Path:
@@ -84,8 +85,26 @@ SHIMS = {shim.name: shim for shim in (
     Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
          "fastlaunch.runtime.tensor_geometry"),
     Shim("aten_ops", "aten_ops.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
-         "fastlaunch.runtime.aten_ops"),
+         "fastlaunch.runtime.aten_ops", cuda=True),
 )}
+CUDA_DEFINE = "-DFASTLAUNCH_TORCH_CUDA"
+
+
+def torch_has_cuda() -> bool:
+    """Whether the installed torch is a CUDA build with its libtorch_cuda present."""
+    import torch
+
+    return bool(getattr(torch.version, "cuda", None)) and (
+        Path(torch.__file__).resolve().parent / "lib" / "libtorch_cuda.so").exists()
+
+
+def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
+    shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
+    one rule for every build place; ``_core`` never links libtorch)."""
+    if shim.cuda and torch_has_cuda():
+        return (*shim.cflags, CUDA_DEFINE), ("-ltorch_cuda",)
+    return shim.cflags, ()
 
 
 def compiler() -> str:
@@ -106,8 +125,9 @@ def key(shim: Shim) -> str:
     """What the library depends on: the torch it links against, Python, source, flags."""
     import torch
 
+    cflags, ldflags = flags(shim)
     parts = (torch.__version__, str(getattr(torch.version, "git_version", "")), sys.version,
-             hashlib.sha256(shim.path.read_bytes()).hexdigest(), " ".join(shim.cflags))
+             hashlib.sha256(shim.path.read_bytes()).hexdigest(), " ".join((*cflags, *ldflags)))
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
@@ -152,7 +172,7 @@ def lower_priority() -> None:
 
 
 def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
-                 verbose: bool = False) -> None:
+                 ldflags: Sequence[str] = (), verbose: bool = False) -> None:
     """The child's work: compile in a private folder, then move the library into
     place atomically, so a killed build never leaves half a library. Processes
     that start the same build take turns (a lock file); a later one finds it done."""
@@ -167,7 +187,8 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
             return
         with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
             cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
-                               build_directory=tmp, verbose=verbose)
+                               extra_ldflags=list(ldflags), build_directory=tmp,
+                               verbose=verbose)
             staged = path.with_suffix(f".{os.getpid()}.tmp")
             shutil.copyfile(Path(tmp) / f"{name}.so", staged)
             os.replace(staged, path)
@@ -178,9 +199,11 @@ def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], N
     """Compile ``shim`` into ``path`` in a child process; "" on success, else why not.
     ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler."""
     env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0")
+    cflags, ldflags = flags(shim)
     command = [sys.executable, str(Path(__file__).resolve()), "compile", str(shim.path),
-               module_name(shim, path.parent.name), str(path), "--", *shim.cflags]
+               module_name(shim, path.parent.name), str(path), "--", *cflags]
     command[3:3] = [flag for flag, on in (("--idle", idle), ("--verbose", verbose)) if on]
+    command[3:3] = [f"--ldflag={flag}" for flag in ldflags]
     start = time.monotonic()
     try:
         with tempfile.TemporaryFile("w+") as output:
@@ -407,6 +430,7 @@ def main(argv: Sequence[str]) -> int:
     compile_cmd = sub.add_parser("compile", help="(child) compile one shim into a path")
     compile_cmd.add_argument("--idle", action="store_true", help="at idle priority")
     compile_cmd.add_argument("--verbose", action="store_true", help="show the compiler output")
+    compile_cmd.add_argument("--ldflag", action="append", default=[], help="a linker flag")
     compile_cmd.add_argument("source", type=Path)
     compile_cmd.add_argument("name")
     compile_cmd.add_argument("path", type=Path)
@@ -421,7 +445,8 @@ def main(argv: Sequence[str]) -> int:
         return install_into(args.root)
     if args.idle:
         lower_priority()
-    compile_into(args.source, args.name, args.cflags, args.path, verbose=args.verbose)
+    compile_into(args.source, args.name, args.cflags, args.path, ldflags=args.ldflag,
+                 verbose=args.verbose)
     return 0
 
 

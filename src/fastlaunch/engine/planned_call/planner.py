@@ -72,7 +72,15 @@ NATIVE_KINDS = {
     5: "ops.aten._scaled_dot_product_efficient_attention.default",
     6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
     7: "convolution",
+    # the wrapper's allocations and named-buffer views (torch's METH_VARARGS functions)
+    8: "_C._dynamo.guards._reinterpret_tensor",
+    9: "_C._dynamo.guards._empty_strided_cpu",
+    10: "_C._dynamo.guards._empty_strided_cuda",
 }
+REINTERPRET_KIND = 8
+# The kinds whose tensor operands may be folded views (the ATen ops the shim
+# binds by name); the allocations and views take their arguments as given.
+_VIEW_TAKERS = frozenset(range(1, REINTERPRET_KIND))
 
 
 @functools.cache
@@ -101,7 +109,8 @@ def _is_call_of(program: Program, op: tuple, target: object) -> bool:
 def tag_native(program: Program) -> Program:
     """``program`` with each CALL of a NATIVE_KINDS callable (a constant) tagged
     with its kind (the executor offers those to the ATen shim first), and the
-    ``reinterpret_tensor`` views such a call alone consumes folded into it."""
+    ``reinterpret_tensor`` views an ATen op alone consumes folded into it; the
+    other views (named buffers reused) run as kind REINTERPRET_KIND."""
     torch = sys.modules.get("torch")
     if torch is None or program.native:
         return program
@@ -127,13 +136,14 @@ def _int_tuple(value: object) -> bool:
 
 
 def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None:
-    """``tmp = reinterpret_tensor(base, size, stride, offset)`` (constant size,
-    stride and offset) whose temporary the next native CALL alone reads, and
-    which is freed right after it, becomes a TUPLE of its arguments (``sub`` 1)
-    and bit k of that CALL's views: the shim makes the view in C++, with no
-    Python tensor; a Python callable gets it from ``reinterpret`` (the CALL's
-    ``extra2``). Only the other views of the same call may lie in between, so
-    nothing else runs between the view and its use, as in the Python call()."""
+    """``tmp = reinterpret_tensor(base, size, stride, offset)`` (tagged
+    REINTERPRET_KIND, constant size, stride and offset) whose temporary the
+    next ATen op CALL alone reads, and which is freed right after it, becomes
+    a TUPLE of its arguments (``sub`` 1) and bit k of that CALL's views: the
+    shim makes the view in C++, with no Python tensor; a Python callable gets
+    it from ``reinterpret`` (the CALL's ``extra2``). Only the other views of
+    the same call may lie in between, so nothing else runs between the view
+    and its use, as in the Python call()."""
     temps = {i for i, name in enumerate(program.local_names) if not name}
 
     def touches(op: tuple, slot: int) -> bool:
@@ -141,7 +151,7 @@ def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None
 
     for i, op in enumerate(ops):
         code, dst, _, _, sub, operands, extra, _ = op
-        if not (code == P.CALL and sub == 0 and extra is None and dst in temps
+        if not (code == P.CALL and sub == REINTERPRET_KIND and extra is None and dst in temps
                 and len(operands) == 4 and _is_call_of(program, op, reinterpret)):
             continue
         consts = [program.constant(v) for v in operands[1:]]
@@ -154,8 +164,8 @@ def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None
             continue
         use = ops[j]
         positions = [k for k, v in enumerate(use[5]) if v == dst]
-        if not (use[0] == P.CALL and use[4] & 0xFF and use[1] != dst and use[2] != dst
-                and use[3] != dst and len(positions) == 1
+        if not (use[0] == P.CALL and (use[4] & 0xFF) in _VIEW_TAKERS and use[1] != dst
+                and use[2] != dst and use[3] != dst and len(positions) == 1
                 and positions[0] < _MAX_VIEW_OPERANDS):
             continue
         after = next((k for k in range(j + 1, len(ops)) if touches(ops[k], dst)), None)

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The planned call on a real NVIDIA GPU: a model compiled with FASTLAUNCH=1
+(a fresh process, as a user starts one) runs its wrapper's ``empty_strided_cuda``
+allocations in the ATen shim, none declined, with the Python call()'s outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
+
+from fastlaunch.engine.planned_call import planner  # noqa: E402
+from fastlaunch.runtime import aten_ops, torch_build  # noqa: E402
+
+pytestmark = pytest.mark.cuda
+CUDA_KIND = next(k for k, path in planner.NATIVE_KINDS.items() if path.endswith("_cuda"))
+
+_CHILD = """
+import json, torch, fastlaunch
+from fastlaunch.runtime import _core
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(),
+                            torch.nn.Linear(128, 32)).cuda()
+x = torch.randn(16, 64, device="cuda")
+compiled = torch.compile(model)
+with torch.no_grad():
+    compiled(x)  # AOTAutograd's first call runs under its dispatch mode: the Python call
+    before, runs = dict(_core.planned_call_native_ops()), _core.planned_call_runs()
+    planned = compiled(x)
+    torch.cuda.synchronize()
+    after, runs = dict(_core.planned_call_native_ops()), _core.planned_call_runs() - runs
+    with fastlaunch.enabled(False):
+        python = compiled(x)
+counts = {k: [r - before.get(k, (0, 0))[0], d - before.get(k, (0, 0))[1]]
+          for k, (r, d) in after.items()}
+same = (torch.equal(planned, python) and planned.stride() == python.stride()
+        and planned.dtype == python.dtype)
+print(json.dumps({"runs": runs, "counts": counts, "aten_ops": _core.has_aten_ops(),
+                  "equal": bool(same)}))
+"""
+
+
+def test_compiled_model_allocates_in_the_shim(tmp_path):
+    assert torch_build.torch_has_cuda()
+    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()  # the child loads it
+    env = dict(os.environ, FASTLAUNCH="1", TORCHINDUCTOR_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["aten_ops"] and result["runs"] == 1, result
+    ran, declined = result["counts"].get(str(CUDA_KIND), (0, 0))
+    assert ran > 0 and declined == 0, result
+    assert all(d == 0 for _, d in result["counts"].values()), result
+    assert result["equal"], result
