@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import types
 
 import pytest
@@ -102,8 +103,6 @@ def test_selfcheck_planned_call_mode(capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and all(": equal: " in line for line in out), out
     # the third run reached the ATen shim: every tagged op of each wrapper ran there
-    import re
-
     ran = [re.search(r"native run equal: (\d+) ops ran in the ATen shim, 0 declined", line)
            for line in out]
     assert all(m and int(m.group(1)) > 0 for m in ran), out
