@@ -32,7 +32,8 @@ blocks taking turns), checks the two give bit-equal logits, and then times
 every op of the planned programs (``_core.set_planned_call_profiling``):
 per step, the time and count of each op kind (``launch`` is a fastlaunch
 call site's launch, ``[native]`` an op the ATen shim ran). ``--save-dir``
-keeps the wrapper modules' source.
+keeps the wrapper modules' source. ``--dynamic`` compiles with ``dynamic=True``
+and cycles the zoo's sequence lengths, as its dynamic Llama workload.
 """
 
 from __future__ import annotations
@@ -149,26 +150,35 @@ def _sync() -> None:
         torch.cuda.synchronize()
 
 
-def _block(fn, inputs: dict, calls: int) -> float:
+def _block(fn, cycle: list[dict], calls: int) -> float:
+    """ms per step over ``calls`` steps, the inputs taken from ``cycle`` in turn."""
     _sync()
     start = time.perf_counter()
-    for _ in range(calls):
-        fn(**inputs)
+    for i in range(calls):
+        fn(**cycle[i % len(cycle)])
     _sync()
     return (time.perf_counter() - start) / calls * 1e3
 
 
-def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> dict:
+def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
+                  dynamic: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_models
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model, inputs = bench_models.build_model(name, device)
     model.eval()
-    compiled = torch.compile(bench_models.forward_fn(name, model, "infer"))
+    kwargs = {"dynamic": True} if dynamic else {}
+    compiled = torch.compile(bench_models.forward_fn(name, model, "infer"), **kwargs)
+    if dynamic:  # a new sequence length every step, as the zoo's dynamic workload
+        ids = inputs["input_ids"].repeat(1, 2)
+        cycle = [{"input_ids": ids[:, :n].contiguous()} for n in bench_models.DYNAMIC_SEQS]
+    else:
+        cycle = [inputs]
     torch.set_grad_enabled(False)
     for _ in range(3):
-        compiled(**inputs)
+        for step in cycle:
+            compiled(**step)
     modules = _planned_modules()
     if not modules:
         raise SystemExit("no planned call: run with FASTLAUNCH=1 "
@@ -197,16 +207,17 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> 
     outputs = {}
     for variant in variants:
         select(variant)
-        outputs[variant] = compiled(**inputs).clone()
+        outputs[variant] = [compiled(**step).clone() for step in cycle]
     reference = outputs["planned launches only"]
-    equal = {v: bool(torch.equal(out, reference)) for v, out in outputs.items()}
+    equal = {v: all(torch.equal(o, r) for o, r in zip(out, reference))
+             for v, out in outputs.items()}
     fastlaunch.reset_stats()
     times: dict[str, list[float]] = {v: [] for v in variants}
     order = list(variants)
     for r in range(rounds):
         for variant in order[r % len(order):] + order[:r % len(order)]:
             select(variant)
-            times[variant].append(_block(compiled, inputs, calls))
+            times[variant].append(_block(compiled, cycle, calls))
     stats = fastlaunch.stats()
     breakdowns, in_call = {}, {}
     for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
@@ -214,7 +225,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> 
         _core.set_planned_call_profiling(True)
         for p in planned:
             _core.planned_call_profile(p)  # clears
-        profiled_ms = _block(compiled, inputs, calls)
+        profiled_ms = _block(compiled, cycle, calls)
         _core.set_planned_call_profiling(False)
         kinds: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for p, program in zip(planned, programs):
@@ -229,7 +240,8 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> 
         in_call[variant] = {"profiled_step_ms": round(profiled_ms, 4),
                             "in_call_us_per_step": round(sum(v[0] for v in kinds.values()), 1)}
     select("planned call")
-    return {"model": name, "bit_equal_to_planned_launches": equal, "rounds": rounds, "calls": calls,
+    return {"model": name, "dynamic": dynamic, "bit_equal_to_planned_launches": equal,
+            "rounds": rounds, "calls": calls,
             "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
             "min_ms": {k: round(min(v), 4) for k, v in times.items()},
             "samples_ms": times, "stats_while_timing": stats,
@@ -239,7 +251,8 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None) -> 
 
 def main_model(options) -> int:
     print(f"native asserts: {tensor_geometry.status()}; aten ops: {aten_ops.status()}")
-    result = measure_model(options.model, options.rounds, options.calls, options.save_dir)
+    result = measure_model(options.model, options.rounds, options.calls, options.save_dir,
+                           options.dynamic)
     result["meta"] = {"python": sys.version.split()[0], "torch": torch.__version__,
                       "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
                       "command": " ".join(sys.argv),
@@ -257,6 +270,8 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--model", default=None, help="a zoo model (GPU): see the docstring")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="with --model: dynamic=True, a new sequence length every step")
     parser.add_argument("--save-dir", type=Path, default=None)
     options = parser.parse_args()
     if options.model is not None:
