@@ -485,6 +485,8 @@ def markdown(result: dict) -> str:
                   "|---" * (2 * len(names) + 1) + "|"]
         for w in result["workloads"]:
             rows = {v: warm.get(v, {}).get(w, {}) for v in names}
+            if not any(rows.values()):
+                continue  # a run without the warm-cache set
             lines.append(
                 f"| {w} | " + " | ".join(cell(rows[v]) for v in names) + " | "
                 + " | ".join(str(rows[v].get("fast_launches_during_timing", "-"))
@@ -568,7 +570,7 @@ def merge(paths: list[Path]) -> dict:
                     if w in rows:
                         merged[phase].setdefault(v, {})[w] = rows[w]
             merged["equality"][w] = run["equality"][w]
-            merged["sources"][w] = path.name
+            merged["sources"][w] = f"{path.parent.name}/{path.name}"
             break
     return merged
 
