@@ -549,19 +549,20 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
     assert counts == {}
 
 
+class _LoggingMode(torch.overrides.TorchFunctionMode):
+    """Records the name of every function a torch function mode sees."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
 def test_torch_function_mode_sees_the_same_calls(aten_shim):
     """Under a TorchFunctionMode the shim declines, so the mode sees what it sees in Python."""
-    from torch.overrides import TorchFunctionMode
-
-    class Log(TorchFunctionMode):
-        def __init__(self):
-            super().__init__()
-            self.seen = []
-
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            self.seen.append(getattr(func, "__name__", str(func)))
-            return func(*args, **(kwargs or {}))
-
     logs = []
     for planned in (False, True):
         module = call_trace.load("inductor/mlp.py")
@@ -569,7 +570,7 @@ def test_torch_function_mode_sees_the_same_calls(aten_shim):
         inputs = module.get_args()
         call = planner.plan(module.call, "mlp") if planned else module.call
         before = _native_counts()
-        with Log() as log:
+        with _LoggingMode() as log:
             out = call(inputs)
         logs.append((log.seen, out, _native_counts()[1] - before[1]))
     assert "addmm" in logs[0][0] and logs[0][0] == logs[1][0]
@@ -795,24 +796,13 @@ def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_s
                                                                           monkeypatch):
     """torch's _reinterpret_tensor parser is traceable, so the shim leaves it to
     Python under a mode; _empty_strided_cpu never sees a mode in Python either."""
-    from torch.overrides import TorchFunctionMode
-
-    class Log(TorchFunctionMode):
-        def __init__(self):
-            super().__init__()
-            self.seen = []
-
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            self.seen.append(getattr(func, "__name__", str(func)))
-            return func(*args, **(kwargs or {}))
-
     lines = ("buf = empty_strided_cpu((4, 3), (3, 1), torch.float32); buf.copy_(a); "
              "out = reinterpret_tensor(buf, (3, 4), (4, 1), 0)")
     python, planned = _guards_wrapper(tmp_path, monkeypatch, lines)
     a, runs = torch.randn(4, 3), []
     for call in (python, planned):
         before = _kinds()
-        with Log() as log:
+        with _LoggingMode() as log:
             out = call([a.clone()])
         runs.append((log.seen, out, _since(before)))
     assert "copy_" in runs[0][0] and runs[0][0] == runs[1][0]
