@@ -71,6 +71,8 @@ class TraceRecorder:
             return type(value)(self.describe(v) for v in value)
         if isinstance(value, (int, float, str, bool, type(None))):
             return value
+        if isinstance(value, RecordedKernel):  # by name: a repr would name its address
+            return f"<kernel {value.name}>"
         return f"<{type(value).__name__}>" if callable(value) else repr(value)
 
     def wrap(self, name: str, fn) -> _Recorded:
@@ -105,6 +107,7 @@ class RecordedKernel:
     """A kernel object whose ``run`` is recorded; other attributes are the kernel's."""
 
     def __init__(self, recorder: TraceRecorder, name: str, body, kernel: object = None) -> None:
+        self.name = name
         self.run = recorder.wrap(name + ".run", body)
         self._kernel = kernel
 
