@@ -108,6 +108,55 @@ def test_selfcheck_planned_call_mode(capsys):
     assert all(m and int(m.group(1)) > 0 for m in ran), out
 
 
+_AUTOTUNING_WRAPPER = """\
+import random
+import torch
+
+empty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu
+
+
+class Kernel:
+    \"\"\"Picks its config at its first run, as an autotuning kernel does.\"\"\"
+
+    def __init__(self):
+        self.scale = None
+
+    def run(self, x, out):
+        if self.scale is None:
+            self.scale = random.random()
+        torch.mul(x, self.scale, out=out)
+
+
+triton_poi_scale_0 = Kernel()
+
+
+def call(args):
+    arg0_1, = args
+    args.clear()
+    buf0 = empty_strided_cpu((8, ), (1, ), torch.float32)
+    triton_poi_scale_0.run(arg0_1, buf0)
+    del arg0_1
+    return (buf0, )
+
+
+def get_args():
+    return [torch.ones(8)]
+"""
+
+
+def test_selfcheck_planned_call_shares_autotuned_kernels(tmp_path, monkeypatch):
+    """Both runs use one load's kernels after their first call: the same choices.
+    Each load choosing for itself differs, which the comparison does catch."""
+    from fastlaunch.tools.selfcheck import planned_call
+
+    path = tmp_path / "autotuning.py"
+    path.write_text(_AUTOTUNING_WRAPPER)
+    ok, line = planned_call.check(path)
+    assert ok, line
+    monkeypatch.setattr(planned_call, "shared_kernels", lambda path, inputs: {})
+    assert planned_call.check(path) == (False, "output[0]: values differ")
+
+
 def test_selfcheck_planned_call_names_the_first_difference(capsys, monkeypatch):
     """A program that frees an input one op late is caught, at that event."""
     from fastlaunch.engine.planned_call import program as P

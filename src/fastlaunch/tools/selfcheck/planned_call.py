@@ -11,6 +11,11 @@ records its end, so the traces are equal only if both runs dropped every
 tensor at the same point between the same ops (what the caching allocator
 sees). Outputs must be bit-equal. The first difference is named.
 
+Both runs use the kernel objects of a first load that ran the Python
+``call()`` once, so kernels that autotune at their first call make the same
+choices in both (on the H200 a dynamic-shape Llama's wrapper gave different
+outputs when each load made its own choices).
+
 Recorders stand in for the callables, so the traced planned call never reaches
 the ATen shim (its native ops are tagged by the callables' identity). A third
 run therefore checks the planned call as users run it: a fresh, unrecorded
@@ -191,6 +196,25 @@ def output_difference(expected: object, actual: object, where: str = "output") -
     return "" if expected == actual else f"{where}: {expected!r} / {actual!r}"
 
 
+def shared_kernels(path: pathlib.Path, inputs: list) -> dict[str, object]:
+    """The kernel objects of one load of ``path``, after one Python call() on
+    ``inputs``: a kernel that autotunes at its first call has chosen its config,
+    so every run given these kernels makes the same choices (two loads that
+    autotuned each for itself could differ in the last bits)."""
+    module = load(path)
+    kernels = {name: vars(module)[name] for name in callees(module)
+               if hasattr(type(vars(module)[name]), "run")}
+    run(module.call, TraceRecorder(), inputs)
+    return kernels
+
+
+def fresh(path: pathlib.Path, kernels: dict[str, object]) -> types.ModuleType:
+    """A fresh load of ``path`` (its own globals and call slots) with ``kernels``."""
+    module = load(path)
+    vars(module).update(kernels)
+    return module
+
+
 def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
     """Compare the Python call() and the planned call of the wrapper at ``path``."""
     from ... import config
@@ -198,11 +222,12 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
 
     runs = []
     with config.override(enabled=True):
+        if inputs is None:
+            inputs = load(path).get_args()
+        kernels = shared_kernels(path, inputs)
         for planned in (False, True):
             recorder = TraceRecorder()
-            module = load(path)
-            if inputs is None:
-                inputs = module.get_args()
+            module = fresh(path, kernels)
             instrument(module, recorder, callees(module))
             call = module.call
             if planned:
@@ -219,15 +244,17 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
     if why:
         return False, why
     summary = program.summary()
-    ok, native = check_native(path, inputs)
+    ok, native = check_native(path, inputs, kernels)
     return ok, (f"equal: {sum(summary.values())} ops ({len(program.islands)} islands), "
                 f"{sum(1 for e in python if e[0] == 'call')} calls, "
                 f"{sum(1 for e in python if e[0] == 'dead')} tensor ends; {native}")
 
 
-def check_native(path: pathlib.Path, inputs: list) -> tuple[bool, str]:
+def check_native(path: pathlib.Path, inputs: list,
+                 kernels: dict[str, object]) -> tuple[bool, str]:
     """The unrecorded planned call, its native ops in the ATen shim, against the
-    Python ``call()`` on ``inputs``: bit-equal outputs, and the shim's counts."""
+    Python ``call()`` on ``inputs`` (both with ``kernels``): bit-equal outputs,
+    and the shim's counts."""
     from ... import config
     from ...engine.planned_call import planner
     from ...runtime import _core, aten_ops
@@ -238,8 +265,8 @@ def check_native(path: pathlib.Path, inputs: list) -> tuple[bool, str]:
 
     shim = aten_ops.ensure(build=True, wait=True)
     with config.override(enabled=True):
-        expected = run(load(path).call, TraceRecorder(), inputs)
-        call = load(path).call
+        expected = run(fresh(path, kernels).call, TraceRecorder(), inputs)
+        call = fresh(path, kernels).call
         program = planner.tag_native(planner.program_of(call))
         planned = planner.plan(call, path.name, program)
         before = native_counts()
