@@ -12,12 +12,17 @@ from fastlaunch.tools.selfcheck.planned_call import RecordedKernel, TraceRecorde
 WRAPPERS = pathlib.Path(__file__).resolve().parent.parent / "data" / "wrappers"
 
 __all__ = ["WRAPPERS", "RecordedKernel", "TraceRecorder", "assert_bit_equal", "instrument", "load",
-           "run"]
+           "load_file", "run"]
 
 
 def load(relative: str, inject: dict | None = None):
     """A fresh module of ``tests/data/wrappers/<relative>``."""
-    return _selfcheck.load(WRAPPERS / relative, inject)
+    return load_file(WRAPPERS / relative, inject)
+
+
+def load_file(path: pathlib.Path, inject: dict | None = None):
+    """A fresh module of the wrapper file at ``path`` (one a test wrote)."""
+    return _selfcheck.load(path, inject)
 
 
 def assert_bit_equal(expected: object, actual: object) -> None:

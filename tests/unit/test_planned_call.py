@@ -251,12 +251,11 @@ def test_wrong_signature_falls_back_and_strict_raises():
         planned(module.get_args(), 1)
 
 
-def test_unbound_local_raises_like_python(tmp_path, monkeypatch):
+def test_unbound_local_raises_like_python(tmp_path):
     path = tmp_path / "w.py"
     path.write_text("def call(args):\n    a, = args\n    args.clear()\n    del a\n"
                     "    return (a,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     errors = []
     for call in (module.call, planner.plan(module.call, "w")):
         with pytest.raises(UnboundLocalError) as info:
@@ -270,11 +269,10 @@ def test_unbound_local_raises_like_python(tmp_path, monkeypatch):
     ("b = [i for i in range(2)]", "nested_scope"),
     ("if a:\n        return a", "island_control_flow"),
 ])
-def test_untranslatable_functions_are_refused_by_reason(tmp_path, monkeypatch, line, reason):
+def test_untranslatable_functions_are_refused_by_reason(tmp_path, line, reason):
     path = tmp_path / "w.py"
     path.write_text(f"def call(args):\n    a, = args\n    {line}\n    return a\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     with pytest.raises(Untranslatable) as info:
         planner.program_of(module.call)
     assert info.value.reason == reason
@@ -304,16 +302,15 @@ def test_bad_programs_are_refused_with_field_and_value(op, message):
     assert message in str(info.value)
 
 
-def test_island_frees_at_its_del(tmp_path, monkeypatch):
+def test_island_frees_at_its_del(tmp_path):
     """A `del` inside an island frees there: the slots let go of what moved in."""
     path = tmp_path / "w.py"
     path.write_text("def call(args):\n    a, b = args\n    args.clear()\n"
                     "    if a is not None:\n        del a\n        mark(b)\n    return (b,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
     traces = []
     for planned in (False, True):
         recorder = call_trace.TraceRecorder()
-        module = call_trace.load("w.py", {"mark": lambda t: None})
+        module = call_trace.load_file(path, {"mark": lambda t: None})
         call_trace.instrument(module, recorder, ("mark",))
         call = planner.plan(module.call, "w") if planned else module.call
         call_trace.run(call, recorder, [torch.zeros(1), torch.ones(1)])
@@ -330,14 +327,13 @@ def geometry():
     assert tensor_geometry.ensure(build=True, wait=True), tensor_geometry.status()
 
 
-def _assert_wrapper(tmp_path, monkeypatch, line):
+def _assert_wrapper(tmp_path, line):
     path = tmp_path / "w.py"
     path.write_text("import torch\n"
                     "assert_size_stride = torch._C._dynamo.guards.assert_size_stride\n"
                     f"def call(args):\n    a, = args\n    args.clear()\n    {line}\n"
                     "    return (a,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     program = planner.program_of(module.call)
     assert program.summary()["assert"] == 1
     return module, planner.plan(module.call, "w", program)
@@ -349,9 +345,9 @@ def _assert_wrapper(tmp_path, monkeypatch, line):
     # torch ignores the stride of a size-1 dim; the native check does not: torch decides
     ((4, 1), (1, 1), "assert_size_stride(a, (4, 1), (1, 4), 'input')", 0),
 ])
-def test_native_size_assert_passes_only_on_exact_match(geometry, tmp_path, monkeypatch, shape,
+def test_native_size_assert_passes_only_on_exact_match(geometry, tmp_path, shape,
                                                        stride, line, native):
-    _, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+    _, planned = _assert_wrapper(tmp_path, line)
     t = torch.empty_strided(shape, stride)
     before = _core.planned_call_native_asserts()
     assert planned([t])[0] is t
@@ -364,8 +360,8 @@ def test_native_size_assert_passes_only_on_exact_match(geometry, tmp_path, monke
     "assert_size_stride(a, (4, 3, 1), (3, 1, 1), 'input')",
     "assert_size_stride(a, [4, 3], [3, 1], 'input')",
 ])
-def test_native_size_assert_mismatch_raises_torchs_error(geometry, tmp_path, monkeypatch, line):
-    module, planned = _assert_wrapper(tmp_path, monkeypatch, line)
+def test_native_size_assert_mismatch_raises_torchs_error(geometry, tmp_path, line):
+    module, planned = _assert_wrapper(tmp_path, line)
     errors = []
     for call in (module.call, planned):
         with pytest.raises((AssertionError, TypeError)) as info:
@@ -417,7 +413,7 @@ def test_npu_style_wrapper(monkeypatch):
         "reinterpret_tensor", "mul.run"]
 
 
-def test_suppressing_context_resumes_after_its_with(tmp_path, monkeypatch):
+def test_suppressing_context_resumes_after_its_with(tmp_path):
     """A context manager that swallows the error: execution goes on after the
     `with`, as in Python, with the same values."""
     path = tmp_path / "w.py"
@@ -426,8 +422,7 @@ def test_suppressing_context_resumes_after_its_with(tmp_path, monkeypatch):
                     "    with contextlib.suppress(ZeroDivisionError):\n"
                     "        b = a + 1\n        c = b // 0\n        b = 0\n"
                     "    return (a, b)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     assert module.call([5]) == planner.plan(module.call, "w")([5]) == (5, 6)
 
 
@@ -578,22 +573,21 @@ def test_torch_function_mode_sees_the_same_calls(aten_shim):
     assert logs[1][2] == 2  # both addmm calls declined to Python
 
 
-def _mm_wrapper(tmp_path, monkeypatch):
+def _mm_wrapper(tmp_path):
     import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
 
     path = tmp_path / "w.py"
     path.write_text("import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
                     "def call(args):\n    a, b, out = args\n    args.clear()\n"
                     "    extern_kernels.mm(a, b, out=out)\n    return (out,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     program = planner.tag_native(planner.program_of(module.call))
     assert program.summary()["native"] == 1
     return module.call, planner.plan(module.call, "w", program)
 
 
-def test_native_op_error_is_torchs(aten_shim, tmp_path, monkeypatch):
-    python, planned = _mm_wrapper(tmp_path, monkeypatch)
+def test_native_op_error_is_torchs(aten_shim, tmp_path):
+    python, planned = _mm_wrapper(tmp_path)
     errors = []
     for call in (python, planned):
         before = _native_counts()
@@ -604,12 +598,11 @@ def test_native_op_error_is_torchs(aten_shim, tmp_path, monkeypatch):
     assert errors[1][2] == 0  # raised by ATen inside the shim, not declined
 
 
-def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path,
-                                                                   monkeypatch):
+def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path):
     class Sub(torch.Tensor):
         pass
 
-    python, planned = _mm_wrapper(tmp_path, monkeypatch)
+    python, planned = _mm_wrapper(tmp_path)
     a, b = torch.randn(4, 3), torch.randn(3, 5)
     for first, declined in ((a, 0), (a.as_subclass(Sub), 1)):
         outs = [torch.empty(4, 5), torch.empty(4, 5)]
@@ -673,7 +666,7 @@ def test_aten_ops_capsule_is_checked(value):
     ("extern_kernels.mm(reinterpret_tensor(a, (4, a.size(1)), (3, 1), 0), b.t(), out=out)", 0),
     ("extern_kernels.mm(a, reinterpret_tensor(b, (3, 5), (1, 3), 0), out=out)", 1),
 ])
-def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, monkeypatch, line,
+def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, line,
                                                           views):
     import torch._inductor.kernel.mm  # fills extern_kernels
 
@@ -682,8 +675,7 @@ def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, m
                     "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\n"
                     f"def call(args):\n    a, b, out = args\n    args.clear()\n    {line}\n"
                     "    return (out,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     program = planner.tag_native(planner.program_of(module.call))
     assert program.summary().get("native_view", 0) == views
     planned = planner.plan(module.call, "w", program)
@@ -719,7 +711,7 @@ def test_native_allocations_and_views_keep_the_python_trace(aten_shim, name):
         ALLOC_CPU: (written["allocs"], 0), **({VIEW: (views, 0)} if views else {})}
 
 
-def _guards_wrapper(tmp_path, monkeypatch, lines: str):
+def _guards_wrapper(tmp_path, lines: str):
     path = tmp_path / "w.py"
     path.write_text("import torch\n"
                     "empty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu\n"
@@ -728,8 +720,7 @@ def _guards_wrapper(tmp_path, monkeypatch, lines: str):
                     "def call(args):\n    a, = args\n    args.clear()\n"
                     + "".join(f"    {line}\n" for line in lines.split("; "))
                     + "    return (out,)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+    module = call_trace.load_file(path)
     program = planner.tag_native(planner.program_of(module.call))
     assert program.summary()["native"] == lines.count("empty_strided_") + lines.count(
         "reinterpret_tensor(")
@@ -777,7 +768,7 @@ def test_allocations_and_views_run_natively_only_as_torch_takes_them(aten_shim, 
                                                                       native):
     """Declined calls run torch's function: its result or its own error."""
     monkeypatch.setitem(sys.modules["builtins"].__dict__, "_Sub", _Sub)
-    python, planned = _guards_wrapper(tmp_path, monkeypatch, lines)
+    python, planned = _guards_wrapper(tmp_path, lines)
     a = torch.randn(4, 3)
     before = _kinds()
     expected, actual = _outcome(python, a.clone()), _outcome(planned, a.clone())
@@ -792,13 +783,12 @@ def test_allocations_and_views_run_natively_only_as_torch_takes_them(aten_shim, 
             type(e), e.dtype, e.size(), e.stride(), e.storage_offset())
 
 
-def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_shim, tmp_path,
-                                                                          monkeypatch):
+def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_shim, tmp_path):
     """torch's _reinterpret_tensor parser is traceable, so the shim leaves it to
     Python under a mode; _empty_strided_cpu never sees a mode in Python either."""
     lines = ("buf = empty_strided_cpu((4, 3), (3, 1), torch.float32); buf.copy_(a); "
              "out = reinterpret_tensor(buf, (3, 4), (4, 1), 0)")
-    python, planned = _guards_wrapper(tmp_path, monkeypatch, lines)
+    python, planned = _guards_wrapper(tmp_path, lines)
     a, runs = torch.randn(4, 3), []
     for call in (python, planned):
         before = _kinds()
@@ -810,13 +800,12 @@ def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_s
     assert runs[1][2] == {ALLOC_CPU: (1, 0), VIEW: (0, 1)}
 
 
-def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shim, tmp_path,
-                                                                        monkeypatch):
+def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shim, tmp_path):
     from fastlaunch.runtime import torch_build
 
     if torch_build.torch_has_cuda():
         pytest.skip("this torch has CUDA: the shim runs _empty_strided_cuda (tests/hw)")
-    python, planned = _guards_wrapper(tmp_path, monkeypatch,
+    python, planned = _guards_wrapper(tmp_path,
                                       "out = empty_strided_cuda((4, 3), (3, 1), torch.float32)")
     before = _kinds()
     expected, actual = _outcome(python, torch.randn(1)), _outcome(planned, torch.randn(1))

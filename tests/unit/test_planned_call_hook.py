@@ -47,10 +47,10 @@ def test_modules_without_a_python_call_are_left_alone():
     assert fastlaunch.stats() == {"call.not_python": 1}
 
 
-def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path, monkeypatch):
-    (tmp_path / "w.py").write_text("def call(args):\n    return [i for i in args]\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
-    module = call_trace.load("w.py")
+def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path):
+    path = tmp_path / "w.py"
+    path.write_text("def call(args):\n    return [i for i in args]\n")
+    module = call_trace.load_file(path)
     original = module.call
     assert not planned_call_hook.plan_module(module)
     assert module.call is original

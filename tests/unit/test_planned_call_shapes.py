@@ -181,7 +181,7 @@ def test_torch_2_12_stream_shapes_match_python_call(fake_cuda, monkeypatch):
                          ("stream exit", None), ("exit", None)] * 2
 
 
-def test_global_declaration_is_read_per_call_and_bound_by_islands(tmp_path, monkeypatch):
+def test_global_declaration_is_read_per_call_and_bound_by_islands(tmp_path):
     """torch_npu's static-kernel prefix in small: the declared global is read
     per call (not a constant of the program) and an island's store to it
     binds it in the module, as call() does."""
@@ -194,10 +194,9 @@ def test_global_declaration_is_read_per_call_and_bound_by_islands(tmp_path, monk
                     "    calls = calls + 1\n"
                     "    seen = calls\n"
                     "    return (first, seen, ready)\n")
-    monkeypatch.setattr(call_trace, "WRAPPERS", tmp_path)
     results = []
     for planned in (False, True):
-        module = call_trace.load("w.py")
+        module = call_trace.load_file(path)
         call = module.call
         if planned:
             program = planner.program_of(call)
