@@ -127,15 +127,22 @@ bool OptionalTensorArg(const Param& p, std::optional<at::Tensor>* tensor) {
   return true;
 }
 
+// What every scalar reader settles before it converts: a folded view is no
+// scalar (false: declined), a parameter not given takes `fallback` (true).
+// Empty: the reader converts p.obj.
+template <typename T>
+std::optional<bool> Preset(const Param& p, const T& fallback, T* value) {
+  if (p.view != nullptr) return false;
+  if (p.obj != nullptr) return std::nullopt;
+  *value = fallback;
+  return true;
+}
+
 // A Scalar from a Python bool, int or float (what the binding accepts for
 // `Scalar beta=1`); missing: `fallback`.
 bool ScalarArg(const Param& p, const at::Scalar& fallback, at::Scalar* scalar) {
+  if (auto settled = Preset(p, fallback, scalar)) return *settled;
   PyObject* obj = p.obj;
-  if (p.view != nullptr) return false;
-  if (obj == nullptr) {
-    *scalar = fallback;
-    return true;
-  }
   if (PyBool_Check(obj)) {
     *scalar = at::Scalar(obj == Py_True);
     return true;
@@ -158,24 +165,16 @@ bool ScalarArg(const Param& p, const at::Scalar& fallback, at::Scalar* scalar) {
 }
 
 bool BoolArg(const Param& p, bool fallback, bool* value) {
+  if (auto settled = Preset(p, fallback, value)) return *settled;
   PyObject* obj = p.obj;
-  if (p.view != nullptr) return false;
-  if (obj == nullptr) {
-    *value = fallback;
-    return true;
-  }
   if (!PyBool_Check(obj)) return false;
   *value = obj == Py_True;
   return true;
 }
 
 bool DoubleArg(const Param& p, double fallback, double* value) {
+  if (auto settled = Preset(p, fallback, value)) return *settled;
   PyObject* obj = p.obj;
-  if (p.view != nullptr) return false;
-  if (obj == nullptr) {
-    *value = fallback;
-    return true;
-  }
   if (PyFloat_CheckExact(obj)) {
     *value = PyFloat_AS_DOUBLE(obj);
     return true;
