@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..errors import CallRefused, FastLaunchError
 from . import _core
+from .base import Plan
 
 _DEFAULT_REASONS = (  # most specific first; the core names its own reason when it can
     (_core.GridError, "grid_out_of_range"),
@@ -37,3 +38,18 @@ def translate(err: BaseException) -> FastLaunchError:
     if isinstance(err, _core.LaunchError):
         return FastLaunchError("launch_failed", submitted=True, detail=str(err))
     return FastLaunchError("backend_error", submitted=True, detail=f"{type(err).__name__}: {err}")
+
+
+class NativePlan(Plan):
+    """A plan around a ``_core`` launcher (the subclass's ``launcher`` field):
+    it packs with the launcher's plan, and its errors mean what ``translate``
+    says."""
+
+    launcher: _core.CudaLauncher | _core.NpuLauncher
+
+    @property
+    def packer(self) -> _core.Plan:
+        return self.launcher.plan
+
+    def translate(self, err: BaseException) -> FastLaunchError:
+        return translate(err)

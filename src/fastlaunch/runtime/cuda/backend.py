@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ...errors import FastLaunchError, PlanUnavailable
+from ...errors import PlanUnavailable
 from .. import _core, torch_accessor
-from ..base import Backend, KernelSpec, LaunchRecord, Plan
-from ..native import translate as translate_native
+from ..base import Backend, KernelSpec, LaunchRecord
+from ..native import NativePlan
 
 # c10::DeviceType::CUDA: the core refuses tensor arguments on any other device
 # (or another CUDA device) before anything is packed.
@@ -38,7 +38,7 @@ def spec_from_compiled(compiled: object, name: str, signature: dict, device: int
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class CudaPlan(Plan):
+class CudaPlan(NativePlan):
     """A kernel planned for ``cuLaunchKernel``: the native launcher does it all."""
 
     spec: KernelSpec
@@ -51,13 +51,6 @@ class CudaPlan(Plan):
     @property
     def native(self) -> _core.CudaLauncher:
         return self.launcher
-
-    @property
-    def packer(self) -> _core.Plan:
-        return self.launcher.plan
-
-    def translate(self, err: BaseException) -> FastLaunchError:
-        return translate_native(err)
 
     def describe(self, stream: int, grid: Sequence[int], args: tuple) -> LaunchRecord:
         launcher = self.launcher

@@ -18,10 +18,10 @@ import importlib.util
 from collections.abc import Callable, Sequence
 
 from ... import config
-from ...errors import CallRefused, FastLaunchError, PlanUnavailable
+from ...errors import CallRefused, PlanUnavailable
 from .. import _core, torch_accessor
-from ..base import Backend, KernelSpec, LaunchRecord, Plan
-from ..native import translate as translate_native
+from ..base import Backend, KernelSpec, LaunchRecord
+from ..native import NativePlan
 from . import family as families
 from .options import NpuOptions
 
@@ -90,7 +90,7 @@ class _CallbackAllocator:
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class NpuPlan(Plan):
+class NpuPlan(NativePlan):
     """A kernel planned for CANN. Without a workspace the native launcher does
     it all (and a FastSite calls it); with one, each launch first allocates
     the workspace in Python, so ``launch`` is ``submit`` and there is no
@@ -110,13 +110,6 @@ class NpuPlan(Plan):
     @property
     def native(self) -> _core.NpuLauncher | None:
         return None if self.workspace_size else self.launcher
-
-    @property
-    def packer(self) -> _core.Plan:
-        return self.launcher.plan
-
-    def translate(self, err: BaseException) -> FastLaunchError:
-        return translate_native(err)
 
     def submit(self, stream: int, grid: Sequence[int], args: tuple) -> None:
         if _core.npu_msprof_collecting():
