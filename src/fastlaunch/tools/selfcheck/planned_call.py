@@ -196,16 +196,19 @@ def output_difference(expected: object, actual: object, where: str = "output") -
     return "" if expected == actual else f"{where}: {expected!r} / {actual!r}"
 
 
-def shared_kernels(path: pathlib.Path, inputs: list) -> dict[str, object]:
-    """The kernel objects of one load of ``path``, after one Python call() on
-    ``inputs``: a kernel that autotunes at its first call has chosen its config,
-    so every run given these kernels makes the same choices (two loads that
-    autotuned each for itself could differ in the last bits)."""
+def shared_kernels(path: pathlib.Path, inputs: list | None) -> tuple[dict[str, object], list]:
+    """The kernel objects of one load of ``path`` after one Python call() on
+    ``inputs`` (None: its ``get_args()``), and those inputs: a kernel that
+    autotunes at its first call has chosen its config, so every run given these
+    kernels makes the same choices (two loads that autotuned each for itself
+    could differ in the last bits)."""
     module = load(path)
+    if inputs is None:
+        inputs = module.get_args()
     kernels = {name: vars(module)[name] for name in callees(module)
                if hasattr(type(vars(module)[name]), "run")}
     run(module.call, TraceRecorder(), inputs)
-    return kernels
+    return kernels, inputs
 
 
 def fresh(path: pathlib.Path, kernels: dict[str, object]) -> types.ModuleType:
@@ -222,9 +225,7 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
 
     runs = []
     with config.override(enabled=True):
-        if inputs is None:
-            inputs = load(path).get_args()
-        kernels = shared_kernels(path, inputs)
+        kernels, inputs = shared_kernels(path, inputs)
         for planned in (False, True):
             recorder = TraceRecorder()
             module = fresh(path, kernels)
