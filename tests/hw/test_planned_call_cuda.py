@@ -61,3 +61,52 @@ def test_compiled_model_allocates_in_the_shim(tmp_path):
     assert ran > 0 and declined == 0, result
     assert all(d == 0 for _, d in result["counts"].values()), result
     assert result["equal"], result
+
+
+_REDUCE_OVERHEAD_CHILD = """
+import json, sys, torch, fastlaunch
+from fastlaunch.runtime import _core
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(),
+                            torch.nn.Linear(128, 32)).cuda()
+xs = [torch.randn(16, 64, device="cuda") for _ in range(6)]
+compiled = torch.compile(model, mode="reduce-overhead")
+outs, runs = [], []
+with torch.no_grad():
+    for x in xs:
+        before = _core.planned_call_runs()
+        outs.append(compiled(x).clone())
+        runs.append(_core.planned_call_runs() - before)
+torch.cuda.synchronize()
+torch.save(outs, sys.argv[1])
+print(json.dumps({"runs": runs, "stats": fastlaunch.stats()}))
+"""
+
+
+def test_reduce_overhead_with_the_planned_call(tmp_path):
+    """mode="reduce-overhead" with FASTLAUNCH=1 in a fresh process: CUDA graph
+    trees warm up through the wrapper's call() (the planned call runs there),
+    then record and replay the graph; every output equals a FASTLAUNCH=0
+    process's, bit for bit."""
+    results = {}
+    for switch in ("1", "0"):
+        out = tmp_path / f"out_{switch}.pt"
+        env = dict(os.environ, FASTLAUNCH=switch,
+                   TORCHINDUCTOR_CACHE_DIR=str(tmp_path / f"inductor_{switch}"))
+        done = subprocess.run([sys.executable, "-c", _REDUCE_OVERHEAD_CHILD, str(out)],
+                              env=env, capture_output=True, text=True, timeout=600,
+                              check=False)
+        assert done.returncode == 0, done.stderr[-3000:]
+        results[switch] = (json.loads(done.stdout.strip().splitlines()[-1]),
+                           torch.load(out))
+    (on, on_outs), (off, off_outs) = results["1"], results["0"]
+    assert len(on_outs) == len(off_outs) == 6
+    for planned, python in zip(on_outs, off_outs):
+        assert torch.equal(planned, python)
+    assert sum(off["runs"]) == 0, off
+    # the first call (AOTAutograd's, under its dispatch mode) is Python; the
+    # warm-up calls after it are planned calls; replays run no call() at all
+    assert on["stats"].get("call.translated", 0) >= 1, on
+    assert sum(on["runs"]) >= 1, on
+    assert on["runs"][-1] == 0, on  # the last call is a graph replay
