@@ -10,7 +10,10 @@ import pytest
 import fastlaunch
 from fastlaunch import CallRefused, FastLaunchError
 from fastlaunch.engine import routing
+from fastlaunch.errors import PlanUnavailable
 from fastlaunch.runtime import _core, abi
+from fastlaunch.runtime.base import KernelSpec
+from fastlaunch.runtime.cuda import CudaOptions
 from fastlaunch.testing import fakes, pack_bytes, pack_bytes_reference
 
 PACKERS = [pack_bytes, pack_bytes_reference]
@@ -286,3 +289,31 @@ def test_getargs_is_cpython_own():
 def test_stats_per_site_must_be_a_bool(value):
     with pytest.raises(TypeError, match=rf"per_site: got {value!r}, expected True or False"):
         fastlaunch.stats(per_site=value)
+
+
+@pytest.mark.parametrize("meta", [{"kernel_name": "k", "arg_count": 3},
+                                  {"kernel_name": "k", "abi": "tpu", "arg_count": 3}])
+def test_bind_without_a_known_abi_names_the_field(meta):
+    with pytest.raises(ValueError, match=r"metadata\['abi'\]: got .*, expected one of 'npu', "
+                                         r"'cuda'"):
+        routing.bind(meta, object())
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"num_warp": 4}, "options: got unknown key 'num_warp', expected one of launcher_kind, "
+                      "n_scratch, num_warps, shared"),
+    ({"shared": "0"}, "options.shared: got '0' (str), expected an int"),
+    ({"num_warps": True}, "options.num_warps: got True (bool), expected an int"),
+])
+def test_a_bad_cuda_option_is_refused_naming_it(options, message):
+    with pytest.raises(PlanUnavailable) as info:
+        CudaOptions.of(options)
+    assert info.value.reason == "bad_cuda_options" and message in str(info.value)
+
+
+def test_the_fake_checks_options_as_the_real_backend_does(cuda_fake):
+    spec = KernelSpec(name="k", handle=1, signature=("*fp32",), names=("x",), positions=(0,),
+                      grid=None, static_grid=(1, 1, 1), device=0, options={"warps": 4})
+    with pytest.raises(PlanUnavailable) as info:
+        cuda_fake.make_plan(spec, input_count=1, fixed_args=())
+    assert info.value.reason == "bad_cuda_options"

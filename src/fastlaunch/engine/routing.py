@@ -29,6 +29,7 @@ from typing import Any
 
 from .. import config
 from ..errors import CallRefused, FastLaunchError, PlanUnavailable
+from ..runtime import abi as abi_rules
 from ..runtime import backends, counters
 from ..runtime.base import Backend, KernelSpec, Plan
 from .fallbacks import take_original
@@ -214,7 +215,11 @@ class BoundLaunch:
         self.autotuner = autotuner
         self.call_slot = call_slot
         self.metadata = dict(metadata)
-        abi = self.metadata.get("abi", "npu")
+        abi = self.metadata.get("abi")
+        if abi not in abi_rules.ABIS:  # generated call sites always name theirs
+            msg = (f"metadata['abi']: got {abi!r}, expected one of "
+                   f"{', '.join(map(repr, abi_rules.ABIS))}")
+            raise ValueError(msg)
         self.backend_for = backend_for or (lambda: backends.for_abi(abi))
         self._probes = tuple(probes)
         # A cheap per-call test; when true, the probes decide (e.g. "is any

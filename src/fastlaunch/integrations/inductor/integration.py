@@ -27,6 +27,7 @@ from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ...runtime import abi
 from ...runtime.base import KernelSpec
+from ...runtime.cuda.options import CudaOptions
 from .. import cache_keys, codegen, launchers
 
 log = logging.getLogger(__name__)
@@ -127,8 +128,8 @@ def describe_launcher(compile_result: Any, launcher: Any) -> KernelSpec:
         names=tuple(params["names"]), positions=positions, grid=grid, static_grid=static_grid,
         grid_program=grid_program,
         device=int(device),
-        options={"num_warps": int(params["num_warps"]), "shared": params["shared"],
-                 "n_scratch": params["n_scratch"], "launcher_kind": params["kind"]},
+        options=CudaOptions(num_warps=int(params["num_warps"]), shared=int(params["shared"]),
+                            n_scratch=int(params["n_scratch"]), launcher_kind=params["kind"]),
         owner=params["owner"], hooks=_hooks())
 
 

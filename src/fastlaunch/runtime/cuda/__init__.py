@@ -2,5 +2,6 @@
 """NVIDIA: stock Inductor kernels launched with cuLaunchKernel."""
 
 from .backend import CudaBackend, CudaPlan
+from .options import CudaOptions
 
-__all__ = ["CudaBackend", "CudaPlan"]
+__all__ = ["CudaBackend", "CudaOptions", "CudaPlan"]

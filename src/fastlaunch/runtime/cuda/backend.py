@@ -15,6 +15,7 @@ from ...errors import PlanUnavailable
 from .. import _core, torch_accessor
 from ..base import Backend, KernelSpec, LaunchRecord
 from ..native import NativePlan
+from .options import CudaOptions
 
 # c10::DeviceType::CUDA: the core refuses tensor arguments on any other device
 # (or another CUDA device) before anything is packed.
@@ -32,8 +33,8 @@ def spec_from_compiled(compiled: object, name: str, signature: dict, device: int
     return KernelSpec(name=name, handle=int(compiled.function),
                       signature=tuple(signature[k] for k in names), names=names,
                       positions=tuple(range(len(names))), grid=None, static_grid=static_grid,
-                      device=device, options={"num_warps": meta.num_warps,
-                                              "shared": meta.shared, "n_scratch": 2},
+                      device=device, options=CudaOptions(num_warps=int(meta.num_warps),
+                                                         shared=int(meta.shared)),
                       owner=compiled)
 
 
@@ -76,11 +77,11 @@ class CudaBackend(Backend):
         if fixed_args:
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
-        opts = spec.options
+        opts = CudaOptions.of(spec.options)
         try:
             plan = _core.Plan("cuda", list(spec.signature), names=list(spec.names),
                               positions=list(spec.positions), input_count=input_count,
-                              n_scratch=int(opts.get("n_scratch", 2)),
+                              n_scratch=opts.n_scratch,
                               expected_device=(CUDA_DEVICE_TYPE, spec.device))
         except _core.InputError as err:
             raise PlanUnavailable("signature_type_unsupported", str(err)) from None
@@ -91,8 +92,8 @@ class CudaBackend(Backend):
             raise PlanUnavailable("driver_param_layout_mismatch",
                                   detail=f"driver {driver}, fastlaunch {ours}")
         try:
-            launcher = _core.CudaLauncher(plan, spec.handle, int(opts.get("num_warps", 4)),
-                                          int(opts.get("shared", 0)), spec.device)
+            launcher = _core.CudaLauncher(plan, spec.handle, opts.num_warps, opts.shared,
+                                          spec.device)
         except (_core.InputError, _core.LaunchError) as err:
             raise PlanUnavailable("plan_creation_error", str(err)) from None
         return CudaPlan(spec, launcher)

@@ -14,6 +14,11 @@ from collections.abc import Sequence
 from ...errors import CallRefused, FastLaunchError, PlanUnavailable
 from .. import _core, abi, native
 from ..base import Backend, KernelSpec, LaunchRecord, Plan, backend_error
+from ..cuda.options import CudaOptions
+from ..npu.options import NpuOptions
+
+# Each ABI's options, typed and checked as its real backend checks them.
+_OPTIONS = {"cuda": CudaOptions, "npu": NpuOptions}
 
 FAIL_STAGES = ("before_pack", "pack", "launch", "after_submit")
 FAKE_FFTS_ADDR = 0xFF75_0000
@@ -79,12 +84,11 @@ class FakeBackend(Backend):
         if fixed_args and self.abi == "cuda":  # as the CUDA backend refuses them
             raise PlanUnavailable("fixed_args_unsupported",
                                   detail="cuda kernels take every argument per call")
-        opts = spec.options
-        flags: dict = {"n_scratch": int(opts.get("n_scratch", 2))}
+        opts = _OPTIONS[self.abi].of(spec.options)  # checked as the real backend checks them
+        flags: dict = {"n_scratch": opts.n_scratch} if self.abi == "cuda" else {}
         if self.abi == "npu":
-            ffts = bool(opts.get("ffts"))
-            flags = {"ffts": ffts, "ffts_addr": FAKE_FFTS_ADDR if ffts else 0,
-                     "pure_simt": bool(opts.get("pure_simt")),
+            flags = {"ffts": opts.ffts, "ffts_addr": FAKE_FFTS_ADDR if opts.ffts else 0,
+                     "pure_simt": opts.pure_simt,
                      "runtime_arg_count": len(runtime), "fixed_args": tuple(fixed_args)}
         try:
             plan = _core.Plan(self.abi, list(spec.signature), names=list(spec.names),
@@ -105,12 +109,12 @@ class FakeBackend(Backend):
         if len(args) != plan.input_count:
             raise CallRefused("arg_count_mismatch",
                               detail=f"args: got {len(args)}, expected {plan.input_count}")
-        opts = plan.spec.options
+        opts = _OPTIONS[self.abi].of(plan.spec.options)
         scratch = {}
         if self.abi == "npu":
-            if opts.get("workspace_size", 0) > 0:
+            if opts.workspace_size > 0:
                 scratch["workspace"] = FAKE_WORKSPACE_ADDR
-            if opts.get("lock_num", 0) > 0:
+            if opts.lock_num > 0:
                 scratch["sync_lock"] = FAKE_SYNC_LOCK_ADDR
         self._fail("pack")
         try:
