@@ -889,19 +889,19 @@ class Checker {
  public:
   Checker(Py_ssize_t n_slots, Py_ssize_t n_consts, Py_ssize_t n_names)
       : n_slots_(n_slots), n_consts_(n_consts), n_names_(n_names) {}
-  void Slot(size_t pc, const char* field, int v) const {
+  void Slot(const std::string& label, const char* field, int v) const {
     if (v < 0 || v >= n_slots_) {
-      Bad("op " + std::to_string(pc) + " " + field + ": got slot " + std::to_string(v) +
+      Bad(label + " " + field + ": got slot " + std::to_string(v) +
           ", expected 0 <= slot < " + std::to_string(n_slots_));
     }
   }
-  void Operand(size_t pc, const char* field, int v) const {
-    if (v >= 0) return Slot(pc, field, v);
+  void Operand(const std::string& label, const char* field, int v) const {
+    if (v >= 0) return Slot(label, field, v);
     int w = -(v + 1);
     Py_ssize_t index = w >> 1;
     Py_ssize_t limit = (w & 1) == 0 ? n_consts_ : n_names_;
     if (index >= limit) {
-      Bad("op " + std::to_string(pc) + " " + field + ": got operand " + std::to_string(v) +
+      Bad(label + " " + field + ": got operand " + std::to_string(v) +
           ", expected a " + ((w & 1) == 0 ? "constant" : "global") + " index below " +
           std::to_string(limit));
     }
@@ -911,14 +911,33 @@ class Checker {
   Py_ssize_t n_slots_, n_consts_, n_names_;
 };
 
-int IntField(PyObject* item, Py_ssize_t index, size_t pc, const char* field) {
-  PyObject* v = PyTuple_GET_ITEM(item, index);
-  if (!PyLong_Check(v)) Bad("op " + std::to_string(pc) + " " + field + ": expected an int");
-  long x = PyLong_AsLong(v);
+const char* const kOpNames[kOpCount] = {
+    "call", "method", "attr", "item", "tuple", "list", "binary", "unary", "move",
+    "free", "del", "unpack", "island", "enter", "exit", "return", "site", "assert"};
+
+// "op 3 (call)", or "op 3" while its code is not known to be valid.
+std::string OpLabel(size_t pc, int code) {
+  std::string label = "op " + std::to_string(pc);
+  if (code >= 0 && code < kOpCount) label += std::string(" (") + kOpNames[code] + ")";
+  return label;
+}
+
+// One int field of an op: an int that fits the executor's 32-bit fields, or
+// an InputError naming the op, its kind and the field (never truncated, never
+// a bare OverflowError).
+int IntField(PyObject* v, const std::string& label, const std::string& field) {
+  if (!PyLong_Check(v)) {
+    Bad(label + " " + field + ": got " + Py_TYPE(v)->tp_name + ", expected an int");
+  }
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
   if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
-  if (x < INT32_MIN || x > INT32_MAX) {
-    Bad("op " + std::to_string(pc) + " " + field + ": " + std::to_string(x) +
-        " is out of range");
+  if (overflow != 0 || x < INT32_MIN || x > INT32_MAX) {
+    PyObject* text = PyObject_Repr(v);
+    if (text == nullptr) throw py::error_already_set();
+    std::string shown = PyUnicode_AsUTF8(text) != nullptr ? PyUnicode_AsUTF8(text) : "?";
+    Py_DECREF(text);
+    Bad(label + " " + field + ": got " + shown + ", expected an int in [-2**31, 2**31)");
   }
   return static_cast<int>(x);
 }
@@ -933,57 +952,57 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
     size_t pc = static_cast<size_t>(i);
     PyObject* item = PyList_GET_ITEM(ops_list, i);
     if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 8) {
-      Bad("op " + std::to_string(pc) + ": expected a tuple of 8 fields");
+      Bad(OpLabel(pc, -1) + ": expected a tuple of 8 fields");
     }
     Op op;
-    op.code = IntField(item, 0, pc, "code");
-    op.dst = IntField(item, 1, pc, "dst");
-    op.a = IntField(item, 2, pc, "a");
-    op.b = IntField(item, 3, pc, "b");
-    op.sub = IntField(item, 4, pc, "sub");
+    op.code = IntField(PyTuple_GET_ITEM(item, 0), OpLabel(pc, -1), "code");
+    const std::string label = OpLabel(pc, op.code);
+    op.dst = IntField(PyTuple_GET_ITEM(item, 1), label, "dst");
+    op.a = IntField(PyTuple_GET_ITEM(item, 2), label, "a");
+    op.b = IntField(PyTuple_GET_ITEM(item, 3), label, "b");
+    op.sub = IntField(PyTuple_GET_ITEM(item, 4), label, "sub");
     PyObject* operands = PyTuple_GET_ITEM(item, 5);
-    if (!PyTuple_Check(operands)) Bad("op " + std::to_string(pc) + " operands: expected a tuple");
+    if (!PyTuple_Check(operands)) Bad(label + " operands: expected a tuple");
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(operands); ++k) {
-      PyObject* v = PyTuple_GET_ITEM(operands, k);
-      if (!PyLong_Check(v)) Bad("op " + std::to_string(pc) + " operands: expected ints");
-      op.operands.push_back(static_cast<int>(PyLong_AsLong(v)));
+      op.operands.push_back(IntField(PyTuple_GET_ITEM(operands, k), label,
+                                     "operands[" + std::to_string(k) + "]"));
     }
     PyObject* extra = PyTuple_GET_ITEM(item, 6);
     PyObject* extra2 = PyTuple_GET_ITEM(item, 7);
     if (op.code < 0 || op.code >= kOpCount) {
-      Bad("op " + std::to_string(pc) + " code: got " + std::to_string(op.code) +
+      Bad(label + " code: got " + std::to_string(op.code) +
           ", expected 0 <= code < " + std::to_string(kOpCount));
     }
     bool writes = op.code != kFree && op.code != kDel && op.code != kUnpack &&
                   op.code != kIsland && op.code != kReturn;
     if (op.code == kEnter || op.code == kExit || op.code == kFree || op.code == kDel) {
-      check.Slot(pc, "dst", op.dst);
+      check.Slot(label, "dst", op.dst);
     } else if (writes && op.dst != -1) {
-      check.Slot(pc, "dst", op.dst);
+      check.Slot(label, "dst", op.dst);
     }
     bool reads_a = op.code != kTuple && op.code != kList && op.code != kFree &&
                    op.code != kDel && op.code != kIsland && op.code != kExit &&
                    op.code != kSite;
-    if (reads_a) check.Operand(pc, "a", op.a);
-    if (op.code == kItem || op.code == kBinary) check.Operand(pc, "b", op.b);
+    if (reads_a) check.Operand(label, "a", op.a);
+    if (op.code == kItem || op.code == kBinary) check.Operand(label, "b", op.b);
     bool slot_operands = op.code == kUnpack || op.code == kIsland || op.code == kEnter;
     for (int v : op.operands) {
       if (slot_operands) {
-        check.Slot(pc, "operands", v);
+        check.Slot(label, "operands", v);
       } else {
-        check.Operand(pc, "operands", v);
+        check.Operand(label, "operands", v);
       }
     }
     auto kwnames = [&]() {
       if (extra == Py_None) return;
-      if (!PyTuple_Check(extra)) Bad("op " + std::to_string(pc) + " kwnames: expected a tuple");
+      if (!PyTuple_Check(extra)) Bad(label + " kwnames: expected a tuple");
       for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(extra); ++k) {
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(extra, k))) {
-          Bad("op " + std::to_string(pc) + " kwnames: expected str items");
+          Bad(label + " kwnames: expected str items");
         }
       }
       if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) > op.operands.size()) {
-        Bad("op " + std::to_string(pc) + " kwnames: more names than values");
+        Bad(label + " kwnames: more names than values");
       }
       op.extra = extra;
     };
@@ -992,18 +1011,18 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
         int kind = op.sub & ((1 << kViewShift) - 1);
         int views = op.sub >> kViewShift;
         if (op.sub < 0 || kind >= kNativeKinds || (kind == 0 && views != 0)) {
-          Bad("op " + std::to_string(pc) + " sub: got " + std::to_string(op.sub) +
+          Bad(label + " sub: got " + std::to_string(op.sub) +
               ", expected a native kind below " + std::to_string(kNativeKinds) +
               " and view bits only with a kind");
         }
         if (views >> std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands)) != 0) {
-          Bad("op " + std::to_string(pc) + " sub: view bits past its " +
+          Bad(label + " sub: view bits past its " +
               std::to_string(op.operands.size()) + " operands (at most " +
               std::to_string(kMaxViewOperands) + ")");
         }
         if (views != 0) {
           if (!PyCallable_Check(extra2)) {
-            Bad("op " + std::to_string(pc) + " extra2: expected the view maker");
+            Bad(label + " extra2: expected the view maker");
           }
           op.extra2 = extra2;
         }
@@ -1015,43 +1034,43 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
         break;
       case kMethod:
       case kAttr:
-        if (!PyUnicode_Check(extra2)) Bad("op " + std::to_string(pc) + " name: expected a str");
+        if (!PyUnicode_Check(extra2)) Bad(label + " name: expected a str");
         op.extra2 = extra2;
         if (op.code == kMethod) kwnames();
         break;
       case kBinary:
         if (!((op.sub >= kAdd && op.sub <= kNotIn) || (op.sub >= kCompare && op.sub <= kCompare + 5))) {
-          Bad("op " + std::to_string(pc) + " sub: unknown binary operator " + std::to_string(op.sub));
+          Bad(label + " sub: unknown binary operator " + std::to_string(op.sub));
         }
         break;
       case kUnary:
         if (op.sub < kNeg || op.sub > kNot) {
-          Bad("op " + std::to_string(pc) + " sub: unknown unary operator " + std::to_string(op.sub));
+          Bad(label + " sub: unknown unary operator " + std::to_string(op.sub));
         }
         break;
       case kUnpack:
-        if (!PyCallable_Check(extra)) Bad("op " + std::to_string(pc) + " unpacker: expected a callable");
+        if (!PyCallable_Check(extra)) Bad(label + " unpacker: expected a callable");
         op.extra = extra;
         break;
       case kIsland:
-        if (!PyCode_Check(extra)) Bad("op " + std::to_string(pc) + " island: expected a code object");
+        if (!PyCode_Check(extra)) Bad(label + " island: expected a code object");
         if (!PyTuple_Check(extra2) ||
             static_cast<size_t>(PyTuple_GET_SIZE(extra2)) != op.operands.size()) {
-          Bad("op " + std::to_string(pc) + " island names: expected one str per slot");
+          Bad(label + " island names: expected one str per slot");
         }
         op.extra = extra;
         op.extra2 = extra2;
         break;
       case kEnter:
-        if (op.operands.size() > 1) Bad("op " + std::to_string(pc) + ": at most one `as` slot");
-        if (op.b <= i || op.b >= n) Bad("op " + std::to_string(pc) + " b: expected the pc of its exit");
+        if (op.operands.size() > 1) Bad(label + ": at most one `as` slot");
+        if (op.b <= i || op.b >= n) Bad(label + " b: expected the pc of its exit");
         ++open_contexts;
         break;
       case kExit:
-        if (--open_contexts < 0) Bad("op " + std::to_string(pc) + ": exit without enter");
+        if (--open_contexts < 0) Bad(label + ": exit without enter");
         break;
       case kSite:
-        if (op.operands.size() != 4) Bad("op " + std::to_string(pc) + ": a site has 4 operands");
+        if (op.operands.size() != 4) Bad(label + ": a site has 4 operands");
         break;
       default:
         break;
@@ -1067,7 +1086,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
     if (op.code != kEnter) continue;
     const Op& exit = (*ops)[static_cast<size_t>(op.b)];
     if (exit.code != kExit || exit.dst != op.dst) {
-      Bad("op " + std::to_string(pc) + " b: expected the pc of the exit of slot " +
+      Bad(OpLabel(pc, op.code) + " b: expected the pc of the exit of slot " +
           std::to_string(op.dst));
     }
   }
@@ -1084,9 +1103,9 @@ PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
     Bad("local_names: expected one name per slot (n_slots=" + std::to_string(n_slots) + ")");
   }
   Checker check(n_slots, PyTuple_GET_SIZE(consts.ptr()), PyTuple_GET_SIZE(names.ptr()));
-  check.Slot(0, "args_slot", args_slot);
+  check.Slot("program", "args_slot", args_slot);
   if (self_slot >= 0) {
-    check.Slot(0, "self_slot", self_slot);
+    check.Slot("program", "self_slot", self_slot);
     if (bound_self.is_none()) Bad("bound_self: expected the Runner with self_slot set");
   }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names.ptr()); ++i) {

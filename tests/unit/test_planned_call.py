@@ -287,13 +287,13 @@ def _make(ops, n_slots=2, consts=(), names=()):
 
 
 @pytest.mark.parametrize(("op", "message"), [
-    ((P.MOVE, 5, 0, 0, 0, (), None, None), "op 0 dst: got slot 5, expected 0 <= slot < 2"),
+    ((P.MOVE, 5, 0, 0, 0, (), None, None), "op 0 (move) dst: got slot 5, expected 0 <= slot < 2"),
     ((P.MOVE, 1, P.const_operand(3), 0, 0, (), None, None),
-     "op 0 a: got operand -7, expected a constant index below 0"),
+     "op 0 (move) a: got operand -7, expected a constant index below 0"),
     ((P.MOVE, 1, P.global_operand(0), 0, 0, (), None, None), "expected a global index below 0"),
     ((99, 1, 0, 0, 0, (), None, None), f"op 0 code: got 99, expected 0 <= code < {len(P.NAMES)}"),
-    ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 kwnames: more names than values"),
-    ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 b: expected the pc of its exit"),
+    ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 (call) kwnames: more names than values"),
+    ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 (enter) b: expected the pc of its exit"),
     ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
 ])
 def test_bad_programs_are_refused_with_field_and_value(op, message):
@@ -427,7 +427,7 @@ def test_suppressing_context_resumes_after_its_with(tmp_path):
 
 
 def test_kwnames_must_be_strings():
-    with pytest.raises(ValueError, match="op 0 kwnames: expected str items"):
+    with pytest.raises(ValueError, match=r"op 0 \(call\) kwnames: expected str items"):
         _make([(P.CALL, 1, P.const_operand(0), 0, 0, (0,), (1,), None)], consts=(print,))
 
 
