@@ -41,8 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     """The CLI's entry (``python -m fastlaunch`` and the ``fastlaunch`` script): its
     exit status. A reader that goes away early (``| head``) ends it quietly."""
     try:
-        code = _command(argv)
-        sys.stdout.flush()  # so a closed pipe shows here, not while Python exits
+        try:
+            code = _command(argv)
+        finally:  # argparse's exits too: a closed pipe shows here, not while Python exits
+            sys.stdout.flush()
     except BrokenPipeError:
         # Python's documented way: later writes (the flush at exit) go to devnull,
         # and the status is a SIGPIPE death's, as for any command cut off by `head`.

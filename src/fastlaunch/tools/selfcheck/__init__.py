@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -35,13 +36,19 @@ BACKENDS = ("auto", "cuda", "npu", "fake-npu")
 # Config field (config.OUTSIDE_CONFIG; docs/configuration.md says so too).
 _CHILD_ENV = "FASTLAUNCH_SELFCHECK_CHILD"
 
-EPILOG = f"""exit status:
-  {EXIT_OK}  every planned launch sent exactly what the original launcher sent
-  {EXIT_MISMATCH}  a difference (named by kernel, field and byte offset), or a path raised
-  {EXIT_USAGE}  bad command line
+EPILOG = f"""exit status (docs/troubleshooting.md, "selfcheck's exit status"):
+  {EXIT_OK}  equal: every planned launch (--planned-call: every planned call) did exactly
+     what the original did
+  {EXIT_MISMATCH}  a difference (named by kernel, field and byte offset; --planned-call: the
+     first differing op or output), or a path raised
+  {EXIT_USAGE}  bad command line: an unknown option or program, a --planned-call path that is
+     not a file, a --json file that cannot be written
   {EXIT_UNCHECKED}  nothing could be compared here: no device and no reference launcher
      (fake-npu needs triton-ascend's launcher generator: an installed triton-ascend, or its
-     wheel in the wheel cache), or no kernel was planned; the report says why
+     wheel in the wheel cache), no kernel was planned, a wrapper that cannot run here
+     (another device, no get_args(), C++ kernels for a vector width this host lacks), or a
+     cache folder fastlaunch cannot use; the report says why
+  {128 + signal.SIGPIPE}  stdout was closed early (`| head`): ended quietly, as SIGPIPE would
 """
 
 
