@@ -243,13 +243,15 @@ def shared_kernels(path: pathlib.Path, inputs: list | None) -> tuple[dict[str, o
     return kernels, inputs
 
 
-# The devices a wrapper allocates on or makes its inputs on: Inductor's
-# ``empty_strided_<device>(`` calls and ``get_args()``'s ``device='<device>...'``.
-_DEVICE_USE = re.compile(r"\bempty_strided_([a-z]+)\(|device='([a-z]+)")
+# The devices a wrapper's inputs are made on: ``get_args()`` writes each with
+# ``rand_strided(..., device='cuda:0', ...)``, a device object as
+# ``device(type='cuda', index=0)``. (Not its ``empty_strided_<device>`` calls: a
+# module may bind those names to something else, as the H200 wrappers' CPU twins do.)
+_DEVICE_USE = re.compile(r"\bdevice='([a-z]+)|\bdevice\(type='([a-z]+)'")
 
 
 def missing_devices(source: str) -> list[str]:
-    """The devices ``source`` runs on that this host lacks."""
+    """The devices ``source`` makes its inputs on that this host lacks."""
     import torch
 
     used = {a or b for a, b in _DEVICE_USE.findall(source)} - {"cpu", "meta"}
