@@ -49,11 +49,15 @@ def test_every_saved_wrapper_is_recorded_with_the_width_its_kernels_read_as():
 
 
 def _generated_source(fn, *inputs) -> str:
+    """The wrapper Inductor writes for ``fn`` now: not one from the FX graph cache,
+    whose key leaves out ATEN_CPU_CAPABILITY (an earlier run's width would come back)."""
+    from torch._inductor import config as inductor_config
     from torch._inductor.codecache import PyCodeCache
 
     torch._dynamo.reset()
     before = len(PyCodeCache.modules)
-    torch.compile(fn)(*inputs)
+    with inductor_config.patch(fx_graph_cache=False):
+        torch.compile(fn)(*inputs)
     sources = [pathlib.Path(m.__file__).read_text() for m in PyCodeCache.modules[before:]
                if hasattr(m, "call")]
     assert len(sources) == 1
