@@ -275,10 +275,11 @@ def pinned_width(source: str) -> tuple[int | None, str]:
         return None, ""
     isa = vector_width.isa_with(lanes)
     if isa is None:
+        default = f"{host} lanes" if host else "no vector ISA"
         msg = (f"its C++ kernels were written for {lanes} float lanes ({lanes * 32}-bit "
-               f"vectors) and this host's Inductor compiles for {host or 'no vector ISA'}"
-               f"{' lanes' if host else ''} and has no {lanes}-lane ISA to pin: regenerate the "
-               "wrapper on this host, or run selfcheck on a host with that ISA")
+               f"vectors) and this host's Inductor compiles for {default} and has no "
+               f"{lanes}-lane ISA to pin: regenerate the wrapper on this host, or run "
+               "selfcheck on a host with that ISA")
         raise NotCompared(msg)
     return lanes, (f"C++ kernels compiled for {isa} ({lanes} float lanes, as written; "
                    f"this host's default is {host})")
@@ -300,8 +301,11 @@ def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
                "where the wrapper was generated")
         raise NotCompared(msg)
     lanes, pin_note = pinned_width(source)
-    with vector_width.pinned(lanes):
-        ok, line = _check(path, inputs)
+    try:
+        with vector_width.pinned(lanes):
+            ok, line = _check(path, inputs)
+    except vector_width.WidthUnavailable as why:
+        raise NotCompared(str(why)) from why
     return ok, f"{line}; {pin_note}" if pin_note else line
 
 
