@@ -152,3 +152,15 @@ def test_selfcheck_refuses_a_width_this_host_cannot_compile(tmp_path, capsys):
         f"{f'{host} lanes' if host else 'no vector ISA'} and has no 64-lane ISA to pin: "
         "regenerate the wrapper on this host, or run selfcheck on a host with that ISA\n")
     assert not marker.exists()  # refused before the module ran
+
+
+def test_selfcheck_refuses_kernels_of_two_widths(tmp_path, capsys):
+    marker = tmp_path / "loaded"
+    path = tmp_path / "mixed.py"
+    path.write_text(_CLAIMS_64_LANES.replace("LOADED", repr(str(marker))).replace(
+        '"""\nopen(', f'{_load_line(8)}\n{_load_line(16)}\n"""\nopen('))
+    assert selfcheck.main(["--planned-call", str(path)]) == report.EXIT_UNCHECKED
+    assert capsys.readouterr().out == (
+        f"planned call {path}: not compared: its C++ kernels were written for several float "
+        "vector widths (8, 16, 64 lanes), which no one ISA compiles\n")
+    assert not marker.exists()
