@@ -58,15 +58,20 @@ from fastlaunch import config
 from fastlaunch.engine.planned_call import planner
 from fastlaunch.engine.planned_call import program as P
 from fastlaunch.runtime import _core, aten_ops, tensor_geometry
+from fastlaunch.tools.selfcheck.planned_call import pinned_width
+from fastlaunch.tools.selfcheck.vector_width import pinned
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = sorted((HERE.parent / "tests" / "data" / "wrappers" / "inductor").glob("*.py"))
 
 
 def _load(path: Path, index: int):
+    """The wrapper at ``path``, its C++ kernels compiled for the float width they
+    were written for (selfcheck's rule: a narrower ISA pinned, or refused)."""
     spec = importlib.util.spec_from_file_location(f"_bench_wrapper_{index}", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    with pinned(pinned_width(path.read_text())[0]):
+        spec.loader.exec_module(module)
     return module
 
 

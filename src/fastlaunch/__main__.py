@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 
 
@@ -36,6 +38,23 @@ def _build() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The CLI's entry (``python -m fastlaunch`` and the ``fastlaunch`` script): its
+    exit status. A reader that goes away early (``| head``) ends it quietly."""
+    try:
+        try:
+            code = _command(argv)
+        finally:  # argparse's exits too: a closed pipe shows here, not while Python exits
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's documented way: later writes (the flush at exit) go to devnull,
+        # and the status is a SIGPIPE death's, as for any command cut off by `head`.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    return code
+
+
+def _command(argv: list[str] | None) -> int:
     from . import __version__
     from .tools import caches
 

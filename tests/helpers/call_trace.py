@@ -1,18 +1,57 @@
 # SPDX-License-Identifier: Apache-2.0
 """The planned-call trace of ``fastlaunch.tools.selfcheck.planned_call`` over the
-wrappers in tests/data/wrappers (see that module for what a trace holds)."""
+wrappers in tests/data/wrappers (see that module for what a trace holds).
+
+The saved Inductor wrappers (tests/data/wrappers/inductor) compile their C++
+kernels when they load; those kernels were written for the float vector width
+``inductor/isa.json`` records (generate.py writes it), so every load of them
+pins Inductor's ISA to that width, and a test skips, saying why, on a host
+without an ISA of that width."""
 
 from __future__ import annotations
 
+import functools
+import json
 import pathlib
 
+import pytest
+
 from fastlaunch.tools.selfcheck import planned_call as _selfcheck
+from fastlaunch.tools.selfcheck import vector_width
 from fastlaunch.tools.selfcheck.planned_call import RecordedKernel, TraceRecorder, instrument, run
 
 WRAPPERS = pathlib.Path(__file__).resolve().parent.parent / "data" / "wrappers"
+SAVED = WRAPPERS / "inductor"
 
-__all__ = ["WRAPPERS", "RecordedKernel", "TraceRecorder", "assert_bit_equal", "instrument", "load",
-           "load_file", "run"]
+__all__ = ["SAVED", "WRAPPERS", "RecordedKernel", "TraceRecorder", "assert_bit_equal",
+           "instrument", "load", "load_file", "require_width", "run", "written_float_lanes"]
+
+
+@functools.cache
+def _manifest() -> dict[str, dict]:
+    return json.loads((SAVED / "isa.json").read_text())
+
+
+def written_float_lanes(path: pathlib.Path) -> int | None:
+    """The float lanes the saved wrapper at ``path`` was generated for (None: not a
+    saved Inductor wrapper, so nothing to pin)."""
+    path = pathlib.Path(path).resolve()
+    if path.parent != SAVED:
+        return None
+    entry = _manifest().get(path.name)
+    assert entry is not None, (f"{SAVED / 'isa.json'} has no entry for {path.name}: "
+                               "regenerate it with tests/data/wrappers/generate.py")
+    return entry["float_lanes"]
+
+
+def require_width(path: pathlib.Path) -> int | None:
+    """Skip the test where this host cannot compile the kernels of the wrapper at
+    ``path`` as they were written; the lanes to pin otherwise."""
+    lanes = written_float_lanes(path)
+    why = vector_width.unavailable(lanes) if lanes is not None else ""
+    if why:
+        pytest.skip(f"{path.name}: {why}")
+    return lanes
 
 
 def load(relative: str, inject: dict | None = None):
@@ -21,8 +60,10 @@ def load(relative: str, inject: dict | None = None):
 
 
 def load_file(path: pathlib.Path, inject: dict | None = None):
-    """A fresh module of the wrapper file at ``path`` (one a test wrote)."""
-    return _selfcheck.load(path, inject)
+    """A fresh module of the wrapper file at ``path`` (a saved one or one a test
+    wrote), its C++ kernels compiled for the width they were written for."""
+    with vector_width.pinned(require_width(path)):
+        return _selfcheck.load(path, inject)
 
 
 def assert_bit_equal(expected: object, actual: object) -> None:

@@ -200,3 +200,18 @@ def test_cache_clear_rejects_unknown_names(capsys):
     assert "invalid choice: 'bogus'" in capsys.readouterr().err
     with pytest.raises(ValueError, match=r"what: got \['bogus'\], expected some of"):
         caches.clear(["bogus"])
+
+
+@pytest.mark.parametrize("args", [["demo"], ["selfcheck", "--backend", "fake-npu",
+                                            "--ascend-backend", "/nonexistent"]])
+def test_a_reader_that_leaves_early_ends_the_cli_quietly(args):
+    """``python -m fastlaunch ... | head``: the pipe is closed before the first write,
+    so the first print fails; no BrokenPipeError traceback, SIGPIPE's status."""
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "fastlaunch", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=300)
+    assert "BrokenPipeError" not in err and "Traceback" not in err, err
+    assert proc.returncode == 128 + signal.SIGPIPE

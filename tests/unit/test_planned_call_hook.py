@@ -98,7 +98,10 @@ def test_unknown_switch_value_warns_and_is_off():
 def test_selfcheck_planned_call_mode(capsys):
     from fastlaunch.tools import selfcheck
 
-    paths = [str(call_trace.WRAPPERS / "inductor" / f"{n}.py") for n in ("mlp", "views")]
+    paths = [call_trace.SAVED / f"{n}.py" for n in ("mlp", "views")]
+    for path in paths:  # selfcheck pins the width itself; a host without one compares nothing
+        call_trace.require_width(path)
+    paths = [str(p) for p in paths]
     assert selfcheck.main(["--planned-call", paths[0], "--planned-call", paths[1]]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and all(": equal: " in line for line in out), out
@@ -172,7 +175,8 @@ def test_selfcheck_planned_call_names_the_first_difference(capsys, monkeypatch):
         return emit(self, code, dst, **kw)
 
     monkeypatch.setattr(translate._Translator, "emit", late_del)
-    path = str(call_trace.WRAPPERS / "inductor" / "mlp.py")
-    assert selfcheck.main(["--planned-call", path]) == 1
+    path = call_trace.SAVED / "mlp.py"
+    call_trace.require_width(path)
+    assert selfcheck.main(["--planned-call", str(path)]) == 1
     out = capsys.readouterr().out
     assert "event " in out and "('dead', 'in2')" in out, out

@@ -498,3 +498,115 @@ def test_fake_npu_extracts_the_generator_from_a_cached_wheel_into_the_cache(tmp_
     assert (folder / "driver.py").read_text() == "# driver.py\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name, wheel.name]
     assert fake_npu.find_backend(None)[0] == folder  # found extracted the next time
+
+
+# ---- user mistakes: one sentence, no traceback, the documented exit status -----------------
+
+def _selfcheck_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fastlaunch", "selfcheck", *args],
+                          capture_output=True, text=True, timeout=600, check=False,
+                          env={**os.environ, **env})
+
+
+@pytest.mark.parametrize("what", ["a file", "unwritable", "damaged"])
+def test_fake_npu_with_an_unusable_cache_folder_compares_nothing_and_says_why(
+        ascend_backend, tmp_path, what):
+    from fastlaunch.tools.selfcheck.ascend_reference import build
+
+    cache = tmp_path / "cache"
+    if what == "a file":
+        cache.write_text("")
+        named = cache / "ascend_reference"
+    elif what == "unwritable":
+        if not Path("/sys").is_dir():
+            pytest.skip("needs /sys, where nobody (root included) may create folders")
+        cache = named = Path("/sys/fastlaunch-cache")
+    else:  # the recorder's build folder is a file
+        named = cache / "ascend_reference" / f"recorder-{build.headers_digest()}"
+        named.parent.mkdir(parents=True)
+        named.write_text("")
+    proc = _selfcheck_cli("--backend", "fake-npu", "--ascend-backend", ascend_backend,
+                          "--program", "pointwise", FASTLAUNCH_CACHE_DIR=str(cache),
+                          FASTLAUNCH_WHEEL_CACHE=str(tmp_path / "wheels"))
+    assert proc.returncode == report.EXIT_UNCHECKED, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"selfcheck: nothing compared: fastlaunch cannot use {named} ("), last
+    assert last.endswith(f"it keeps its builds in {cache} (FASTLAUNCH_CACHE_DIR) and its wheels "
+                         f"in {tmp_path / 'wheels'} (FASTLAUNCH_WHEEL_CACHE): point them at a "
+                         "writable folder or remove what is damaged there"), last
+
+
+def test_fake_npu_with_a_truncated_cached_wheel_names_it(tmp_path, monkeypatch, capsys):
+    import zipfile
+
+    from fastlaunch.tools.selfcheck import fake_npu
+
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path))
+    monkeypatch.setattr(fake_npu, "_installed_backend", lambda: None)
+    wheel = tmp_path / "triton_ascend-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name in fake_npu.BACKEND_FILES:
+            zf.writestr(f"triton/backends/ascend/{name}", "x" * 4000)
+    wheel.write_bytes(wheel.read_bytes()[:3000])  # a download cut short
+    assert selfcheck.main(["--backend", "fake-npu"]) == report.EXIT_UNCHECKED
+    out = capsys.readouterr().out
+    assert (f"  - triton-ascend's launcher generator is not available: the cached wheel {wheel} "
+            "(File is not a zip file) is not a complete wheel: delete it and download it again "
+            "with `pip download --no-deps --only-binary=:all: triton-ascend==3.2.0 "
+            f"-d {tmp_path}` on a machine with network access\n") in out, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [wheel.name]  # nothing half-made
+
+
+def test_json_to_a_full_disk_is_a_usage_error_after_the_report(tmp_path, capsys):
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full (a device whose writes fail: disk full)")
+    code = selfcheck.main(["--backend", "fake-npu", "--ascend-backend", str(tmp_path),
+                           "--json", "/dev/full"])
+    assert code == report.EXIT_USAGE
+    captured = capsys.readouterr()
+    assert "-> exit 3" in captured.out  # the report itself was printed
+    assert captured.err == ("selfcheck: --json: could not write the report to /dev/full: "
+                            "No space left on device\n")
+
+
+_NO_GET_ARGS = """\
+def call(args):
+    a, = args
+    args.clear()
+    return (a,)
+"""
+
+
+@pytest.mark.parametrize("what", ["missing", "folder", "no get_args", "cuda on a cpu host"])
+def test_planned_call_user_mistakes(what, tmp_path, capsys):
+    path = {"missing": tmp_path / "nope.py", "folder": tmp_path,
+            "no get_args": tmp_path / "w.py",
+            "cuda on a cpu host": Path(__file__).parent.parent / "data" / "wrappers" / "h200"
+            / "gpt2_12.py"}[what]
+    if what == "no get_args":
+        path.write_text(_NO_GET_ARGS)
+    if what == "cuda on a cpu host":
+        torch = pytest.importorskip("torch")
+        if torch.cuda.is_available():
+            pytest.skip("this host has CUDA: the wrapper can run here")
+    code = selfcheck.main(["--planned-call", str(path), "--json", str(tmp_path / "r.json")])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    if what in ("missing", "folder"):
+        assert code == report.EXIT_USAGE
+        why = f"no such file: {path}" if what == "missing" else (
+            f"{path} is a folder, expected a wrapper module file (.py)")
+        assert captured.err.endswith(f"error: --planned-call: {why}\n"), captured.err
+        assert not (tmp_path / "r.json").exists()
+        return
+    assert code == report.EXIT_UNCHECKED
+    why = ("the module has no get_args() to make the inputs (Inductor writes one into each "
+           "wrapper module it saves; add one returning call()'s argument list)"
+           if what == "no get_args" else
+           "it runs on cuda, which this host does not have: run selfcheck where the wrapper "
+           "was generated")
+    assert captured.out == f"planned call {path}: not compared: {why}\n"
+    assert json.loads((tmp_path / "r.json").read_text()) == {
+        "mode": "planned-call", "exit_code": 3,
+        "wrappers": [{"path": str(path), "verdict": "not compared", "detail": why}]}

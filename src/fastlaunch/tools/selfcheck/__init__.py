@@ -14,25 +14,41 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+from ... import config
 from . import interpose
-from .report import EXIT_MISMATCH, EXIT_OK, EXIT_UNCHECKED, EXIT_USAGE, Report, unchecked
+from .report import (
+    EXIT_MISMATCH,
+    EXIT_OK,
+    EXIT_UNCHECKED,
+    EXIT_USAGE,
+    Report,
+    unchecked,
+    write_json,
+)
 
 BACKENDS = ("auto", "cuda", "npu", "fake-npu")
 # Selfcheck's protocol with the child it starts, not a user's switch: so not a
 # Config field (config.OUTSIDE_CONFIG; docs/configuration.md says so too).
 _CHILD_ENV = "FASTLAUNCH_SELFCHECK_CHILD"
 
-EPILOG = f"""exit status:
-  {EXIT_OK}  every planned launch sent exactly what the original launcher sent
-  {EXIT_MISMATCH}  a difference (named by kernel, field and byte offset), or a path raised
-  {EXIT_USAGE}  bad command line
+EPILOG = f"""exit status (docs/troubleshooting.md, "selfcheck's exit status"):
+  {EXIT_OK}  equal: every planned launch (--planned-call: every planned call) did exactly
+     what the original did
+  {EXIT_MISMATCH}  a difference (named by kernel, field and byte offset; --planned-call: the
+     first differing op or output), or a path raised
+  {EXIT_USAGE}  bad command line: an unknown option or program, a --planned-call path that is
+     not a file, a --json file that cannot be written
   {EXIT_UNCHECKED}  nothing could be compared here: no device and no reference launcher
      (fake-npu needs triton-ascend's launcher generator: an installed triton-ascend, or its
-     wheel in the wheel cache), or no kernel was planned; the report says why
+     wheel in the wheel cache), no kernel was planned, a wrapper that cannot run here
+     (another device, no get_args(), C++ kernels for a vector width this host lacks), or a
+     cache folder fastlaunch cannot use; the report says why
+  {128 + signal.SIGPIPE}  stdout was closed early (`| head`): ended quietly, as SIGPIPE would
 """
 
 
@@ -88,7 +104,8 @@ def _in_child(argv: list[str], backend: str) -> int:
     env[_CHILD_ENV] = "1"
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     env.setdefault("PYTHONFAULTHANDLER", "1")  # a crash under the layer shows where
-    cmd = [sys.executable, "-m", "fastlaunch.tools.selfcheck", *argv, "--backend", backend]
+    # through the CLI's entry, which also ends the child quietly when stdout closes
+    cmd = [sys.executable, "-m", "fastlaunch", "selfcheck", *argv, "--backend", backend]
     code = subprocess.run(cmd, env=env, check=False).returncode
     if code < 0:
         print(f"selfcheck: the checking process died with signal {-code}")
@@ -97,10 +114,36 @@ def _in_child(argv: list[str], backend: str) -> int:
 
 
 def _finish(report: Report, json_path: str | None) -> int:
-    print(report.text())
-    if json_path:
-        report.write_json(json_path)
-    return report.exit_code
+    print(report.text(), flush=True)
+    return _write_json(json_path, report.as_json(), report.exit_code)
+
+
+def _write_json(json_path: str | None, report: dict, code: int) -> int:
+    """Write ``report`` to ``json_path``; the exit code: ``code``, or EXIT_USAGE when
+    the file could not be written (a mismatch still exits EXIT_MISMATCH)."""
+    if not json_path:
+        return code
+    try:
+        write_json(json_path, report)
+    except OSError as err:
+        print(f"selfcheck: --json: could not write the report to {json_path}: "
+              f"{err.strerror or err}", file=sys.stderr)
+        return code if code == EXIT_MISMATCH else EXIT_USAGE
+    return code
+
+
+def _not_a_wrapper(path: str) -> str:
+    """Why ``path`` cannot be a wrapper module ("" when it can be read as one)."""
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a folder, expected a wrapper module file (.py)"
+    if not target.exists():
+        return f"no such file: {path}"
+    try:
+        target.read_bytes()
+    except OSError as err:
+        return f"cannot read {path}: {err.strerror or err}"
+    return ""
 
 
 def _unwritable(path: str) -> str:
@@ -145,12 +188,36 @@ def main(argv: list[str]) -> int:
             why = _unwritable(args.json)
             if why:
                 parser.error(f"--json: cannot write {args.json}: {why}")
+        for path in args.planned_call or ():
+            why = _not_a_wrapper(path)
+            if why:
+                parser.error(f"--planned-call: {why}")
     except SystemExit as exit_:
         return EXIT_USAGE if exit_.code else EXIT_OK
+    try:
+        return _run(args, argv, backend, skipped)
+    except BrokenPipeError:  # the CLI's entry ends quietly
+        raise
+    except OSError as err:  # the cache folder or a file in it: the user's to fix
+        print(f"selfcheck: nothing compared: {_os_error(err)}", file=sys.stderr)
+        return EXIT_UNCHECKED
+
+
+def _os_error(err: OSError) -> str:
+    """One sentence for an OSError met while checking: what, where, what to do."""
+    what = f"{err.filename} ({err.strerror or err})" if err.filename else str(err)
+    return (f"fastlaunch cannot use {what}; it keeps its builds in {config.cache_dir()} "
+            f"(FASTLAUNCH_CACHE_DIR) and its wheels in {config.wheel_cache()} "
+            "(FASTLAUNCH_WHEEL_CACHE): point them at a writable folder or remove what is "
+            "damaged there")
+
+
+def _run(args: argparse.Namespace, argv: list[str], backend: str, skipped: list[str]) -> int:
     if args.planned_call:
         from . import planned_call
 
-        return planned_call.main(args.planned_call)
+        code, report = planned_call.main(args.planned_call)
+        return _write_json(args.json, report, code)
     if backend == "fake-npu":
         from . import fake_npu
 

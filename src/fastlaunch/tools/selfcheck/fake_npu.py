@@ -98,29 +98,36 @@ def _installed_backend() -> Path | None:
     return None
 
 
-def _cached_backend() -> Path | None:
+def _cached_backend() -> tuple[Path | None, list[str]]:
     """The backend folder from the wheel cache: extracted already, or extracted now
-    from a wheel into the cache, next to it (as the tests do)."""
+    from a wheel into the cache, next to it (as the tests do); and the damaged
+    wheels passed over on the way, each with why."""
     cache = config.wheel_cache()
     for folder in sorted(cache.glob("triton_ascend-*-backend"), reverse=True):
         if all((folder / name).is_file() for name in BACKEND_FILES):
-            return folder
+            return folder, []
+    damaged = []
     for wheel in sorted(cache.glob("triton_ascend-*.whl"), reverse=True):
-        with zipfile.ZipFile(wheel) as zf:
-            names = set(zf.namelist())
-            wanted = [f"triton/backends/ascend/{n}" for n in BACKEND_FILES]
-            if not all(w in names for w in wanted):
-                continue
-            target = cache / f"triton_ascend-{wheel.name.split('-')[1]}-backend"
-            partial = Path(tempfile.mkdtemp(prefix=f"{target.name}.", dir=cache))
-            for member, name in zip(wanted, BACKEND_FILES):
-                (partial / name).write_bytes(zf.read(member))
+        try:
+            with zipfile.ZipFile(wheel) as zf:
+                names = set(zf.namelist())
+                wanted = [f"triton/backends/ascend/{n}" for n in BACKEND_FILES]
+                if not all(w in names for w in wanted):
+                    continue
+                members = [zf.read(member) for member in wanted]
+        except (zipfile.BadZipFile, EOFError) as err:  # a download cut short
+            damaged.append(f"{wheel} ({err})")
+            continue
+        target = cache / f"triton_ascend-{wheel.name.split('-')[1]}-backend"
+        partial = Path(tempfile.mkdtemp(prefix=f"{target.name}.", dir=cache))
+        for data, name in zip(members, BACKEND_FILES):
+            (partial / name).write_bytes(data)
         if target.exists():  # another process finished first
             shutil.rmtree(partial)
         else:
             partial.replace(target)
-        return target
-    return None
+        return target, damaged
+    return None, damaged
 
 
 def find_backend(explicit: str | None) -> tuple[Path | None, str]:
@@ -134,14 +141,19 @@ def find_backend(explicit: str | None) -> tuple[Path | None, str]:
     folder = _installed_backend()
     if folder is not None:
         return folder, f"installed triton-ascend ({folder})"
-    folder = _cached_backend()
+    folder, damaged = _cached_backend()
     if folder is not None:
         return folder, f"wheel cache ({folder})"
     cache = config.wheel_cache()
+    download = (f"`pip download --no-deps --only-binary=:all: triton-ascend==3.2.0 -d {cache}` "
+                "on a machine with network access")
+    if damaged:
+        return None, (f"triton-ascend's launcher generator is not available: the cached wheel "
+                      f"{'; '.join(damaged)} is not a complete wheel: delete it and download it "
+                      f"again with {download}")
     return None, ("triton-ascend's launcher generator is not available: no installed "
                   f"triton-ascend and no triton_ascend wheel in {cache} (get one with "
-                  f"`pip download --no-deps --only-binary=:all: triton-ascend==3.2.0 "
-                  f"-d {cache}` on a machine with network access)")
+                  f"{download})")
 
 
 def _launches(observed: dict) -> list[Launch]:

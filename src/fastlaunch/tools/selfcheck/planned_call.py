@@ -21,21 +21,33 @@ the ATen shim (its native ops are tagged by the callables' identity). A third
 run therefore checks the planned call as users run it: a fresh, unrecorded
 module, its extern kernels and aten ops offered to the shim, outputs bit-equal
 to the Python ``call()``, and how many ops the shim ran and declined.
+
+A wrapper that cannot run here is not compared (exit 3), with one sentence
+saying why: written for a device this host lacks, without ``get_args()``, or
+with CPU kernels written for a float vector width this host's Inductor cannot
+compile for (``vector_width``; a narrower ISA this host also has is pinned).
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import itertools
 import pathlib
+import re
 import types
 import weakref
 
-from .report import EXIT_MISMATCH, EXIT_OK
+from . import vector_width
+from .report import EXIT_MISMATCH, EXIT_OK, EXIT_UNCHECKED
 
 EXTERN = ("mm", "addmm", "bmm", "baddbmm", "convolution")
 _count = itertools.count()
+
+
+class NotCompared(Exception):
+    """The wrapper cannot run here; its message says why, in one sentence."""
 
 
 def load(path: pathlib.Path, inject: dict | None = None) -> types.ModuleType:
@@ -202,13 +214,75 @@ def shared_kernels(path: pathlib.Path, inputs: list | None) -> tuple[dict[str, o
     autotunes at its first call has chosen its config, so every run given these
     kernels makes the same choices (two loads that autotuned each for itself
     could differ in the last bits)."""
-    module = load(path)
+    try:
+        module = load(path)
+    except Exception as err:
+        msg = f"the wrapper module did not load ({type(err).__name__}: {err})"
+        raise NotCompared(msg) from err
+    if not callable(vars(module).get("call")):
+        msg = "the module has no call() function: it is not an Inductor wrapper module"
+        raise NotCompared(msg)
     if inputs is None:
-        inputs = module.get_args()
+        if not callable(vars(module).get("get_args")):
+            msg = ("the module has no get_args() to make the inputs (Inductor writes one into "
+                   "each wrapper module it saves; add one returning call()'s argument list)")
+            raise NotCompared(msg)
+        try:
+            inputs = module.get_args()
+        except Exception as err:
+            msg = f"its get_args() raised {type(err).__name__}: {err}"
+            raise NotCompared(msg) from err
     kernels = {name: vars(module)[name] for name in callees(module)
                if hasattr(type(vars(module)[name]), "run")}
-    run(module.call, TraceRecorder(), inputs)
+    try:
+        run(module.call, TraceRecorder(), inputs)
+    except Exception as err:
+        msg = (f"its Python call() raised {type(err).__name__}: {err}, so there is nothing to "
+               "compare the planned call with")
+        raise NotCompared(msg) from err
     return kernels, inputs
+
+
+# The devices a wrapper's inputs are made on: ``get_args()`` writes each with
+# ``rand_strided(..., device='cuda:0', ...)``, a device object as
+# ``device(type='cuda', index=0)``. (Not its ``empty_strided_<device>`` calls: a
+# module may bind those names to something else, as the H200 wrappers' CPU twins do.)
+_DEVICE_USE = re.compile(r"\bdevice='([a-z]+)|\bdevice\(type='([a-z]+)'")
+
+
+def missing_devices(source: str) -> list[str]:
+    """The devices ``source`` makes its inputs on that this host lacks."""
+    import torch
+
+    used = {a or b for a, b in _DEVICE_USE.findall(source)} - {"cpu", "meta"}
+    return sorted(d for d in used
+                  if not getattr(getattr(torch, d, None), "is_available", lambda: False)())
+
+
+def pinned_width(source: str) -> tuple[int | None, str]:
+    """The float lanes to pin while ``source``'s CPU kernels compile (None: as the
+    host picks) and what to say about it; NotCompared where this host cannot."""
+    written = vector_width.written_float_lanes(source)
+    if len(written) > 1:
+        msg = (f"its C++ kernels were written for several float vector widths "
+               f"({', '.join(map(str, sorted(written)))} lanes), which no one ISA compiles")
+        raise NotCompared(msg)
+    if not written:
+        return None, ""
+    lanes = written.pop()
+    host = vector_width.host_float_lanes()
+    if lanes == host:
+        return None, ""
+    isa = vector_width.isa_with(lanes)
+    if isa is None:
+        default = f"{host} lanes" if host else "no vector ISA"
+        msg = (f"its C++ kernels were written for {lanes} float lanes ({lanes * 32}-bit "
+               f"vectors) and this host's Inductor compiles for {default} and has no "
+               f"{lanes}-lane ISA to pin: regenerate the wrapper on this host, or run "
+               "selfcheck on a host with that ISA")
+        raise NotCompared(msg)
+    return lanes, (f"C++ kernels compiled for {isa} ({lanes} float lanes, as written; "
+                   f"this host's default is {host})")
 
 
 def fresh(path: pathlib.Path, kernels: dict[str, object]) -> types.ModuleType:
@@ -220,6 +294,22 @@ def fresh(path: pathlib.Path, kernels: dict[str, object]) -> types.ModuleType:
 
 def check(path: pathlib.Path, inputs: list | None = None) -> tuple[bool, str]:
     """Compare the Python call() and the planned call of the wrapper at ``path``."""
+    source = path.read_text()
+    missing = missing_devices(source)
+    if missing:
+        msg = (f"it runs on {', '.join(missing)}, which this host does not have: run selfcheck "
+               "where the wrapper was generated")
+        raise NotCompared(msg)
+    lanes, pin_note = pinned_width(source)
+    try:
+        with vector_width.pinned(lanes):
+            ok, line = _check(path, inputs)
+    except vector_width.WidthUnavailable as why:
+        raise NotCompared(str(why)) from why
+    return ok, f"{line}; {pin_note}" if pin_note else line
+
+
+def _check(path: pathlib.Path, inputs: list | None) -> tuple[bool, str]:
     from ... import config
     from ...engine.planned_call import planner
 
@@ -283,14 +373,43 @@ def check_native(path: pathlib.Path, inputs: list,
     return True, f"native run equal: {ran} ops ran in the ATen shim, {declined} declined"
 
 
-def main(paths: list[str]) -> int:
-    code = EXIT_OK
+@dataclasses.dataclass
+class WrapperOutcome:
+    path: str
+    verdict: str  # "equal", "MISMATCH" or "not compared"
+    detail: str
+
+    def as_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def outcome(name: str) -> WrapperOutcome:
+    try:
+        ok, line = check(pathlib.Path(name))
+    except NotCompared as why:
+        return WrapperOutcome(name, "not compared", str(why))
+    except Exception as err:  # a path raised: reported, the next wrapper still runs
+        return WrapperOutcome(name, "MISMATCH", f"ERROR {type(err).__name__}: {err}")
+    return WrapperOutcome(name, "equal" if ok else "MISMATCH", line)
+
+
+def exit_code(outcomes: list[WrapperOutcome]) -> int:
+    """1 when any differs; else 3 when any was not compared; else 0."""
+    verdicts = {o.verdict for o in outcomes}
+    if "MISMATCH" in verdicts:
+        return EXIT_MISMATCH
+    return EXIT_UNCHECKED if "not compared" in verdicts or not outcomes else EXIT_OK
+
+
+def main(paths: list[str]) -> tuple[int, dict]:
+    """Check each wrapper, printing one line for each: the exit code and the report."""
+    outcomes = []
     for name in paths:
-        try:
-            ok, line = check(pathlib.Path(name))
-        except Exception as err:  # a path raised: reported, the next wrapper still runs
-            ok, line = False, f"ERROR {type(err).__name__}: {err}"
-        print(f"planned call {name}: {line}")
-        if not ok:
-            code = EXIT_MISMATCH
-    return code
+        result = outcome(name)
+        outcomes.append(result)
+        line = result.detail if result.verdict != "not compared" else (
+            f"not compared: {result.detail}")
+        print(f"planned call {name}: {line}", flush=True)
+    code = exit_code(outcomes)
+    return code, {"mode": "planned-call", "exit_code": code,
+                  "wrappers": [o.as_json() for o in outcomes]}

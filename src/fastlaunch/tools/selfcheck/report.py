@@ -131,7 +131,14 @@ class Report:
                 "outcomes": [o.as_json() for o in self.outcomes]}
 
     def write_json(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.as_json(), indent=1) + "\n")
+        write_json(path, self.as_json())
+
+
+def write_json(path: str | Path, report: dict) -> None:
+    """``report`` as indented JSON in ``path``; an OSError (a full disk) reaches the caller."""
+    with Path(path).open("w") as out:
+        out.write(json.dumps(report, indent=1) + "\n")
+        out.flush()
 
 
 def unchecked(backend: str, why: Sequence[str]) -> Report:
