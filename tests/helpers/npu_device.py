@@ -53,8 +53,9 @@ class DeviceGuard:
         return False
 
 
-def install() -> None:
-    """Build (or find) and load the device; PrivateUse1 is ``npu`` from here on."""
+def install(*, device_module: bool = True) -> None:
+    """Build (or find) and load the device; PrivateUse1 is ``npu`` from here on.
+    ``device_module``: register ``torch.npu`` (False: the caller's stand-in is it)."""
     import torch
     from torch.utils import cpp_extension
 
@@ -65,9 +66,14 @@ def install() -> None:
                        build_directory=str(folder), extra_cflags=["-O1"],
                        is_python_module=False, verbose=False)
     torch.utils.rename_privateuse1_backend("npu")
+    if not device_module:
+        return
     module = types.ModuleType("torch.npu")
     module.utils = types.SimpleNamespace(device=DeviceGuard)
     module.set_device = lambda index: GUARD_LOG.append(("set", index))
+    # torch.manual_seed seeds every device module that has these; inputs are made on CPU
+    module._is_in_bad_fork = lambda: False
+    module.manual_seed_all = lambda seed: None
     torch._register_device_module("npu", module)
 
 

@@ -11,7 +11,11 @@ pointwise kernel, a buffer reuse, ``del``s and the return. It writes it
 twice: as the release ships it (``kernel.run(..., stream=raw_stream0)``) and
 with fastlaunch's NPU integration installed (fastlaunch call sites).
 ``static`` turns on the release's static-kernel prefix (``global
-has_initialized``).
+has_initialized``). ``device`` runs every variant on the ``npu`` test device
+(``npu_device``: PrivateUse1 renamed ``npu``, plain at::Tensors on host
+memory, as torch_npu's are on NPU memory) instead of the ``Arena``'s
+subclass: the wrapper's own ``empty_strided`` (torch's) allocates there, and
+its first-fit allocator gives the same addresses as the ``Arena``.
 
 The kernel is the release's real ``NPUCachingAutotuner`` over triton-ascend's
 real generated launcher on the recording CANN runtime (``npu_release_driver``).
@@ -45,7 +49,7 @@ import types
 import weakref
 from pathlib import Path
 
-from . import npu_release
+from . import npu_device, npu_release
 from . import npu_release_driver as driver
 
 CALLS = 5
@@ -254,7 +258,9 @@ def _load(text: str, folder: Path, name: str, scope: dict) -> types.ModuleType:
 
 
 def main(version: str, out: str, *flags: str) -> int:
-    static = "static" in flags
+    static, on_device = "static" in flags, "device" in flags
+    if on_device:
+        npu_device.install(device_module=False)  # the release's torch.npu stand-in is it
     npu_release.install(version)
     _stand_ins(static)
     import torch
@@ -289,8 +295,10 @@ def main(version: str, out: str, *flags: str) -> int:
 
         def variant(name, text, planned, around=contextlib.nullcontext):
             tuner = driver._autotuner(th, driver._binary(gen, case, launcher, kernel), kernel)
-            module = _load(text, folder, name, {driver.KERNEL: tuner,
-                                                "empty_strided": arena.empty_strided})
+            scope = {driver.KERNEL: tuner}
+            if not on_device:
+                scope["empty_strided"] = arena.empty_strided
+            module = _load(text, folder, name, scope)
             call = module.call
             if planned:  # as the code cache's hook plans a module it loads
                 program = planner.program_of(call)
@@ -300,10 +308,13 @@ def main(version: str, out: str, *flags: str) -> int:
                 report[f"{name}.planning"] = planned_call_hook.plan_module(module), \
                     fastlaunch.stats()
                 call = module.call
-            inputs = [arena.empty_strided((NUMEL,), (1,), device="npu", dtype=torch.float32)
+            allocate = torch.empty_strided if on_device else arena.empty_strided
+            inputs = [allocate((NUMEL,), (1,), device="npu", dtype=torch.float32)
                       for _ in range(2)]
             fastlaunch.reset_stats()
             DeviceGuard.log, arena.log = [], []
+            if on_device:
+                npu_device.allocations()  # from here on, as the Arena's log
             observed, before = [], _core.planned_call_runs()
             for _ in range(CALLS):
                 recorder.reset()
@@ -313,7 +324,9 @@ def main(version: str, out: str, *flags: str) -> int:
                 observed.append(ar.observe(recorder.events(), [launcher.padding] * 4))
             report[name] = {"observed": observed, "stats": fastlaunch.stats(),
                             "runs": _core.planned_call_runs() - before,
-                            "guard": list(DeviceGuard.log), "arena": list(arena.log),
+                            "guard": list(DeviceGuard.log),
+                            "arena": npu_device.allocations() if on_device else list(arena.log),
+                            "input_type": type(inputs[0]).__name__,
                             "type": type(call).__name__,
                             "has_initialized": vars(module).get("has_initialized")}
             del inputs, call, module

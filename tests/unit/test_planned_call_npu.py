@@ -139,6 +139,29 @@ def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_pac
         pytest.skip("torch_npu 2.10.0.post7's wrapper codegen cannot write a kernel call "
                     "under this torch (its _generate_kernel_call_helper lacks inductor_meta)")
     report = _drive(version, triton_package, tmp_path)
+    _check_release_run(version, report)
+
+
+# One release per autotuner layout with its own codegen, and the release most Ascend users run.
+ON_DEVICE = ("2.7.1.post11", "2.12.0.post3", "2.13.0")
+
+
+@pytest.mark.parametrize("version", ON_DEVICE)
+def test_release_npu_wrapper_on_npu_device_tensors(version, triton_package, tmp_path):
+    """The same runs on the ``npu`` test device (helpers.npu_device): plain
+    at::Tensors on PrivateUse1, allocated by the wrapper's own
+    ``torch.empty_strided(..., device='npu')``, as torch_npu's are. fastlaunch's
+    NPU backend reads their addresses natively (no Python ``data_ptr()``
+    override), and the recording runtime gets the same launches, the device's
+    allocator the same allocations and frees, as from the Python call()."""
+    report = _drive(version, triton_package, tmp_path, "device")
+    for name in ("python", "planned_stock", "planned", "fallback_disabled",
+                 "fallback_profiler"):
+        assert report[name]["input_type"] == "Tensor", name
+    _check_release_run(version, report)
+
+
+def _check_release_run(version: str, report: dict) -> None:
     assert report["installed"] is True
     if version in REAL_CODEGEN:
         assert report["codegen"] == "real"
