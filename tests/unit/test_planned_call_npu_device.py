@@ -48,6 +48,7 @@ EXPECTED = {
     "mlp_dynamic": {2: (2, 0)},
     "views": {1: (1, 0), 2: (1, 0)},
     "attention": {3: (2, 0)},
+    "baddbmm": {4: (1, 0)},
     "conv": {7: (1, 0)},
     "gpt_block": {2: (8, 0), 6: (2, 0), VIEW: (8, 0)},
 }
