@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import types
 
 from fastlaunch.runtime import builds
@@ -37,6 +38,18 @@ def build_folder() -> object:
     key = hashlib.sha256(source + b"\0" + torch.__version__.encode() + b"\0" +
                          str(torch.version.git_version).encode()).hexdigest()[:16]
     return wheels.cache_dir() / "npu_device" / key
+
+
+def unavailable() -> str | None:
+    """Why the device cannot be built here (a reason for a skip), or None."""
+    try:
+        from torch.utils import cpp_extension
+    except ImportError as err:
+        return f"the npu test device is built against torch: {err}"
+    compiler = cpp_extension.get_cxx_compiler()
+    if shutil.which(compiler) is None:
+        return f"no C++ compiler ({compiler}) to build the npu test device"
+    return None
 
 
 class DeviceGuard:

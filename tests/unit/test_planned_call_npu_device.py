@@ -30,7 +30,8 @@ import pytest
 from helpers import call_trace
 
 torch = pytest.importorskip("torch", reason="the test device is built against torch")
-cpp_extension = pytest.importorskip("torch.utils.cpp_extension")
+
+from helpers import npu_device  # noqa: E402
 
 TESTS = Path(__file__).resolve().parents[1]
 # planner.NATIVE_KINDS by the name the wrapper calls
@@ -56,17 +57,9 @@ EXPECTED = {
 # device does not register (it is no shim kind either).
 
 
-def _no_compiler() -> str | None:
-    try:
-        cpp_extension.get_cxx_compiler()
-    except (RuntimeError, OSError) as err:
-        return f"no C++ compiler for the npu test device: {err}"
-    return None
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    why = _no_compiler()
+    why = npu_device.unavailable()
     if why:
         pytest.skip(why)
     out = tmp_path_factory.mktemp("npu_device") / "report.json"
@@ -130,8 +123,6 @@ def test_shim_kinds_run_on_npu_tensors_as_the_python_call(report, name):
 
 
 def test_npu_style_rewrites_each_allocation_and_guards_the_body():
-    from helpers import npu_device
-
     text = npu_device.npu_style((call_trace.WRAPPERS / "inductor" / "mlp.py").read_text())
     body = text.split("    def call(self, args):\n")[1].split("\n\n")[0].splitlines()
     assert body[:4] == ["        arg0_1, arg1_1, arg2_1, arg3_1, arg4_1 = args",
