@@ -115,3 +115,11 @@ def npu_style(text: str) -> str:
     guard = ["        with torch.npu.utils.device(0):", "            torch.npu.set_device(0)"]
     out = "\n".join([*lines[:start], *guard, *body, *lines[body_end:]])
     return head + sep + _ALLOC.sub(r"empty_strided(\1, \2, device='npu', dtype=\3)", out)
+
+
+def tensor_bytes(tensor) -> str:
+    """The tensor's values in order, as hex of their bytes (no numpy needed)."""
+    import torch
+
+    host = tensor.cpu().contiguous().reshape(-1)
+    return bytes(host.view(torch.uint8).tolist()).hex()

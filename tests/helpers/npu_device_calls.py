@@ -40,7 +40,7 @@ def _describe(outputs) -> list:
         out.append({"device": str(t.device), "type": type(t).__name__, "dtype": str(t.dtype),
                     "size": list(t.shape), "stride": list(t.stride()),
                     "stride_on_host": list(host.stride()),
-                    "bytes": host.contiguous().view(torch.uint8).numpy().tobytes().hex()})
+                    "bytes": npu_device.tensor_bytes(host)})
     return out
 
 

@@ -357,7 +357,7 @@ def main(version: str, out: str, *flags: str) -> int:
                 with around():
                     outputs = call(list(inputs))
                 if extern:
-                    products.append(outputs[1].cpu().numpy().tobytes().hex())
+                    products.append(npu_device.tensor_bytes(outputs[1]))
                 del outputs  # buf3 goes back before the next call, as a training step's would
                 observed.append(ar.observe(recorder.events(), [launcher.padding] * 4))
             report[name] = {"observed": observed, "stats": fastlaunch.stats(),
