@@ -49,6 +49,8 @@ def unavailable() -> str | None:
     compiler = cpp_extension.get_cxx_compiler()
     if shutil.which(compiler) is None:
         return f"no C++ compiler ({compiler}) to build the npu test device"
+    if not cpp_extension.is_ninja_available():
+        return "no ninja: torch.utils.cpp_extension.load needs it to build the npu test device"
     return None
 
 
