@@ -17,7 +17,9 @@ whose ``data_ptr()`` is a block of one CPU buffer, first fit, given back when
 the tensor dies. The recording runtime records the addresses it is given
 and never dereferences them; the same allocations and frees in the same
 order give the same addresses, so the launch bytes also prove each free
-happened where the Python ``call()`` does it.
+happened where the Python ``call()`` does it. The ``npu`` test device
+(``helpers.npu_device``) replaces that stand-in with plain PrivateUse1
+tensors for a few releases, with an extern mm the ATen shim runs.
 """
 
 from __future__ import annotations
