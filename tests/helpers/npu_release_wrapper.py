@@ -11,7 +11,13 @@ pointwise kernel, a buffer reuse, ``del``s and the return. It writes it
 twice: as the release ships it (``kernel.run(..., stream=raw_stream0)``) and
 with fastlaunch's NPU integration installed (fastlaunch call sites).
 ``static`` turns on the release's static-kernel prefix (``global
-has_initialized``).
+has_initialized``). ``device`` runs every variant on the ``npu`` test device
+(``npu_device``: PrivateUse1 renamed ``npu``, plain at::Tensors on host
+memory, as torch_npu's are on NPU memory) instead of the ``Arena``'s
+subclass: the wrapper's own ``empty_strided`` (torch's) allocates there, and
+its first-fit allocator gives the same addresses as the ``Arena``. ``extern``
+(with ``device``) adds an extern mm over views of the inputs (``write_wrapper``),
+which the planned call runs in its ATen shim.
 
 The kernel is the release's real ``NPUCachingAutotuner`` over triton-ascend's
 real generated launcher on the recording CANN runtime (``npu_release_driver``).
@@ -45,7 +51,7 @@ import types
 import weakref
 from pathlib import Path
 
-from . import npu_release
+from . import npu_device, npu_release
 from . import npu_release_driver as driver
 
 CALLS = 5
@@ -187,7 +193,7 @@ def _register_device_ops() -> None:
     driver._register_device_ops(importlib)
 
 
-def write_wrapper() -> str:
+def write_wrapper(extern: bool = False) -> str:
     """The release's wrapper class writes a whole module (Inductor's
     ``generate``) for four launches of the kernel: ``buf0 = a0 + a1``,
     ``buf1 = buf0 + a1``, buf0 reused as buf2 (``buf2 = buf0; del buf0  #
@@ -195,7 +201,10 @@ def write_wrapper() -> str:
     is allocated (so buf3 gets buf1's block only when buf1 was freed there),
     buf2 freed, buf3 returned. A GraphLowering of this torch holds the
     graph's inputs and outputs; the scheduler fields read while allocations
-    are planned are stood in for."""
+    are planned are stood in for. ``extern``: after the first launch, also
+    ``buf4 = a0 as (25, 40) @ a1 as (40, 25)``, an extern mm whose operands
+    are views of the inputs, written by the release's own extern-kernel-out
+    writer, and buf4 returned too."""
     import torch
     from torch._inductor import config, ir
     from torch._inductor.codegen.common import get_device_op_overrides
@@ -218,8 +227,13 @@ def write_wrapper() -> str:
     graph.graph_inputs = {b.get_name(): b for b in inputs}
     graph.graph_input_names = list(graph.graph_inputs)
     buf0, buf1, buf2, buf3 = (buffer(ir.Buffer, f"buf{i}") for i in range(4))
-    graph.graph_outputs = [buf3]
+    buf4 = ir.Buffer(name="buf4", layout=ir.FixedLayout(device, torch.float32, [25, 25], [25, 1]))
+    graph.graph_outputs = [buf3, buf4] if extern else [buf3]
     kwargs = {"device": device, "triton": True, "arg_types": [torch.float32] * 3 + [int]}
+
+    def view(source, size, stride):
+        return ir.ReinterpretView(data=source, layout=ir.FixedLayout(device, torch.float32,
+                                                                     size, stride))
     with V.set_graph_handler(graph), config.patch(allow_buffer_reuse=False):
         wrapper = cls()
         graph.wrapper_code = wrapper
@@ -234,6 +248,12 @@ def write_wrapper() -> str:
                 wrapper.codegen_allocation(out)
             wrapper.generate_kernel_call(driver.KERNEL, [args, "arg1_1", out.get_name(),
                                                          str(NUMEL)], **kwargs)
+            if extern and out is buf0:
+                wrapper.codegen_allocation(buf4)
+                operands = [view(inputs[0], [25, 40], [40, 1]).codegen_reference(),
+                            view(inputs[1], [40, 25], [1, 40]).codegen_reference()]
+                wrapper._generate_extern_kernel_out_helper("extern_kernels.mm", "buf4", None,
+                                                           operands, "npu")
         wrapper.codegen_free(buf2)
         wrapper.codegen_device_guard_exit()
         code, _ = wrapper.generate(True)
@@ -253,8 +273,22 @@ def _load(text: str, folder: Path, name: str, scope: dict) -> types.ModuleType:
     return module
 
 
+def _native_since(before: dict) -> dict:
+    """The ATen shim's {kind: [ran, declined]} since ``before``."""
+    from fastlaunch.runtime import _core
+
+    out = {}
+    for kind, (ran, declined) in _core.planned_call_native_ops().items():
+        r0, d0 = before.get(kind, (0, 0))
+        if (ran - r0, declined - d0) != (0, 0):
+            out[str(kind)] = [ran - r0, declined - d0]
+    return out
+
+
 def main(version: str, out: str, *flags: str) -> int:
-    static = "static" in flags
+    static, on_device, extern = "static" in flags, "device" in flags, "extern" in flags
+    if on_device:
+        npu_device.install(device_module=False)  # the release's torch.npu stand-in is it
     npu_release.install(version)
     _stand_ins(static)
     import torch
@@ -269,6 +303,10 @@ def main(version: str, out: str, *flags: str) -> int:
     from fastlaunch.tools.selfcheck import ascend_reference as ar
 
     report: dict = {"version": version, "codegen": driver._wrapper_codegen()}
+    if on_device:  # the planned call's ATen shim, as FASTLAUNCH=1 loads it
+        from fastlaunch.runtime import aten_ops
+
+        report["aten_ops"] = aten_ops.ensure(build=True, wait=True)
     if "npu" not in torch._C._get_privateuse1_backend_name():
         torch.utils.rename_privateuse1_backend("npu")  # as torch_npu's __init__ does
     _register_device_ops()
@@ -278,19 +316,21 @@ def main(version: str, out: str, *flags: str) -> int:
     recorder = ar.CannRecorder(ar.build_recorder())
     kernel = driver.Kernel(npu_release.RELEASES[version])
     gen, case, launcher = driver._reference_launch(ar, recorder, kernel)
-    texts = {"stock": write_wrapper()}
+    texts = {"stock": write_wrapper(extern)}
     arena = Arena()
     folder = Path(out).parent  # the wrapper modules sit beside the report
     with ar.environment(case.env()), config.override(enabled=True, backend="npu"):
         autoload.watch(("npu",))  # the layout's modules are loaded: installs now
         report["installed"] = integration.installed()
-        texts["fastlaunch"] = write_wrapper()
+        texts["fastlaunch"] = write_wrapper(extern)
         backends.set_backend("npu", driver.recorder_backend(recorder))
 
         def variant(name, text, planned, around=contextlib.nullcontext):
             tuner = driver._autotuner(th, driver._binary(gen, case, launcher, kernel), kernel)
-            module = _load(text, folder, name, {driver.KERNEL: tuner,
-                                                "empty_strided": arena.empty_strided})
+            scope = {driver.KERNEL: tuner}
+            if not on_device:
+                scope["empty_strided"] = arena.empty_strided
+            module = _load(text, folder, name, scope)
             call = module.call
             if planned:  # as the code cache's hook plans a module it loads
                 program = planner.program_of(call)
@@ -300,20 +340,32 @@ def main(version: str, out: str, *flags: str) -> int:
                 report[f"{name}.planning"] = planned_call_hook.plan_module(module), \
                     fastlaunch.stats()
                 call = module.call
-            inputs = [arena.empty_strided((NUMEL,), (1,), device="npu", dtype=torch.float32)
+            allocate = torch.empty_strided if on_device else arena.empty_strided
+            inputs = [allocate((NUMEL,), (1,), device="npu", dtype=torch.float32)
                       for _ in range(2)]
+            if extern:  # the mm reads them; the recorded launches never run
+                inputs[0].fill_(1.5)
+                inputs[1].fill_(0.25)
             fastlaunch.reset_stats()
             DeviceGuard.log, arena.log = [], []
+            if on_device:
+                npu_device.allocations()  # from here on, as the Arena's log
             observed, before = [], _core.planned_call_runs()
+            native, products = dict(_core.planned_call_native_ops()), []
             for _ in range(CALLS):
                 recorder.reset()
                 with around():
                     outputs = call(list(inputs))
+                if extern:
+                    products.append(npu_device.tensor_bytes(outputs[1]))
                 del outputs  # buf3 goes back before the next call, as a training step's would
                 observed.append(ar.observe(recorder.events(), [launcher.padding] * 4))
             report[name] = {"observed": observed, "stats": fastlaunch.stats(),
                             "runs": _core.planned_call_runs() - before,
-                            "guard": list(DeviceGuard.log), "arena": list(arena.log),
+                            "guard": list(DeviceGuard.log),
+                            "arena": npu_device.allocations() if on_device else list(arena.log),
+                            "input_type": type(inputs[0]).__name__,
+                            "native_ops": _native_since(native), "mm_out": products,
                             "type": type(call).__name__,
                             "has_initialized": vars(module).get("has_initialized")}
             del inputs, call, module

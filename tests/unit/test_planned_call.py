@@ -73,7 +73,7 @@ def _kernels(module) -> tuple[str, ...]:
     return tuple(n for n in vars(module) if n.startswith("cpp_fused_"))
 
 
-@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic", "baddbmm",
                                   "transformer", "gpt_block"])
 def test_inductor_wrappers_match_python_call(name):
     module = call_trace.load(f"inductor/{name}.py")
@@ -512,7 +512,7 @@ def _run_both(relative: str):
     return program, expected, actual, _since(before)
 
 
-@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic", "baddbmm",
                                   "transformer", "gpt_block"])
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
@@ -690,7 +690,7 @@ def test_views_fold_only_into_the_call_that_consumes_them(aten_shim, tmp_path, l
 
 # ---- the wrapper's allocations and named-buffer views in the shim -------------------------
 
-@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic",
+@pytest.mark.parametrize("name", ["mlp", "conv", "attention", "views", "mlp_dynamic", "baddbmm",
                                   "transformer", "gpt_block"])
 def test_native_allocations_and_views_keep_the_python_trace(aten_shim, name):
     """Only the kernels are recorded, so empty_strided_cpu and reinterpret_tensor

@@ -17,7 +17,9 @@ whose ``data_ptr()`` is a block of one CPU buffer, first fit, given back when
 the tensor dies. The recording runtime records the addresses it is given
 and never dereferences them; the same allocations and frees in the same
 order give the same addresses, so the launch bytes also prove each free
-happened where the Python ``call()`` does it.
+happened where the Python ``call()`` does it. The ``npu`` test device
+(``helpers.npu_device``) replaces that stand-in with plain PrivateUse1
+tensors for a few releases, with an extern mm the ATen shim runs.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import npu_release, wheels
+from helpers import npu_device, npu_release, wheels
 from helpers.oracle import cc
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -112,9 +114,9 @@ def _assert_same_as_python(report: dict, name: str) -> None:
     assert got["observed"] == python["observed"], name
 
 
-def _body(text: str) -> list[str]:
+def _body(text: str, last: str = "        return (buf3, )") -> list[str]:
     lines = text[text.index("    def call(self, args):"):].splitlines()
-    return [line.strip() for line in lines[1:lines.index("        return (buf3, )") + 1]]
+    return [line.strip() for line in lines[1:lines.index(last) + 1]]
 
 
 def _check_python(report: dict) -> None:
@@ -139,6 +141,80 @@ def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_pac
         pytest.skip("torch_npu 2.10.0.post7's wrapper codegen cannot write a kernel call "
                     "under this torch (its _generate_kernel_call_helper lacks inductor_meta)")
     report = _drive(version, triton_package, tmp_path)
+    _check_release_run(version, report)
+
+
+# One release per autotuner layout with its own codegen, and the release most Ascend users run.
+ON_DEVICE = ("2.7.1.post11", "2.12.0.post3", "2.13.0")
+MM_LINES = [  # what write_wrapper(extern=True) adds after the first launch
+    "buf4 = empty_strided((25, 25), (25, 1), device='npu', dtype=torch.float32)",
+    "extern_kernels.mm(reinterpret_tensor(arg0_1, (25, 40), (40, 1), 0), "
+    "reinterpret_tensor(arg1_1, (40, 25), (1, 40), 0), out=buf4)",
+]
+# per call: buf0, buf4 (2500 bytes in a 2560-byte block), buf1; buf1 freed at its
+# del and its block reused for buf3; buf0 (as buf2) freed; buf4 and buf3 freed
+# when the caller drops the outputs
+MM_ARENA = [["alloc", 8192, 4096], ["alloc", 12288, 2560], ["alloc", 14848, 4096],
+            ["free", 14848, 4096], ["alloc", 14848, 4096], ["free", 8192, 4096],
+            ["free", 12288, 2560], ["free", 14848, 4096]] * 5
+MM_OUT = "00007041" * 625  # 40 * 1.5 * 0.25 = 15.0 (float32 0x41700000), 25 x 25
+
+
+@pytest.mark.parametrize("version", ON_DEVICE)
+def test_release_npu_wrapper_with_extern_mm_on_npu_device_tensors(version, triton_package,
+                                                                 tmp_path):
+    """The release's wrapper with an extern mm over views of its inputs
+    (written by the release's own extern-kernel-out writer), on the ``npu``
+    test device (helpers.npu_device): plain at::Tensors on PrivateUse1,
+    allocated by the wrapper's own ``torch.empty_strided(..., device='npu')``,
+    as torch_npu's are. The planned call runs the mm in its ATen shim (views
+    folded, nothing declined) between launches that fastlaunch's NpuBackend
+    reads from those tensors natively; the recording runtime gets the launches
+    of the Python call() byte for byte, addresses included, and the device's
+    allocator the same allocations and frees."""
+    why = npu_device.unavailable()
+    if why:
+        pytest.skip(why)
+    report = _drive(version, triton_package, tmp_path, "device", "extern")
+    assert report["installed"] is True and report["aten_ops"] is True
+    stock = report["texts"]["stock"]
+    launch = CALL_LINES.index("triton_poi_fused_add_0.run(arg0_1, arg1_1, buf0, 1000, "
+                              "stream=raw_stream0)") + 1
+    assert _body(stock, "        return (buf3, buf4, )") == \
+        [*CALL_LINES[:launch], *MM_LINES, *CALL_LINES[launch:-1], "return (buf3, buf4, )"]
+    python = report["python"]
+    assert python["stats"] == {} and python["runs"] == 0 and python["native_ops"] == {}
+    assert python["guard"] == [["enter", 0], ["set", 0], ["exit", None]] * 5
+    assert python["arena"] == MM_ARENA
+    for observed in python["observed"]:
+        assert observed["tasks"] == ["triton_poi_fused_add_0"] * 4
+    for name in ("python", "planned_stock", "planned", "fallback_disabled",
+                 "fallback_profiler"):
+        assert report[name]["input_type"] == "Tensor", name
+        assert report[name]["mm_out"] == [MM_OUT] * 5, name
+        assert report[name]["guard"] == python["guard"], name
+        assert report[name]["arena"] == python["arena"], name
+    for name, stats in (("planned_stock", {"call.native_op": 5, "call.planned": 5}),
+                        ("planned", {"call.native_op": 5, "call.planned": 5,
+                                     "fallback.warming_up": 4, "fast": 16,
+                                     "plan.created": 4})):
+        assert report[name]["stats"] == stats, name
+        assert report[name]["native_ops"] == {"1": [5, 0]}, name  # mm, in the shim
+        assert report[name]["runs"] == 5, name
+    assert report["planned_stock"]["observed"] == python["observed"]
+    for i, (want, got) in enumerate(zip(python["observed"], report["planned"]["observed"])):
+        want, got = dict(want), dict(got)
+        if i > 0:  # the FFTS address is read once per plan (docs/abi.md)
+            assert want.pop("ffts") == python["observed"][0]["ffts"] and got.pop("ffts") == []
+        assert got == want, f"call {i}"
+    for reason in ("disabled", "profiler"):
+        fallback = report[f"fallback_{reason}"]
+        assert fallback["stats"] == {f"fallback.call_{reason}": 5, f"fallback.{reason}": 20}
+        assert fallback["native_ops"] == {} and fallback["runs"] == 0
+        assert fallback["observed"] == python["observed"]
+
+
+def _check_release_run(version: str, report: dict) -> None:
     assert report["installed"] is True
     if version in REAL_CODEGEN:
         assert report["codegen"] == "real"

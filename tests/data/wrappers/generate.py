@@ -58,6 +58,10 @@ def _models():
             y = (x @ w).view(2, 4, 8).transpose(0, 1)
             return y.sin(), (y + 1).sum(0), torch.addmm(x[:, :8], x, w[:, :8])
 
+    class BatchedGemm(torch.nn.Module):
+        def forward(self, x, a, b):
+            return torch.relu(torch.baddbmm(x, a, b, beta=0.5))
+
     class Transformer(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -90,6 +94,8 @@ def _models():
     yield "views", Views(), (torch.randn(8, 8), torch.randn(8, 8)), False
     yield "mlp_dynamic", Mlp(), (torch.randn(5, 16),), True
     yield "transformer", Transformer().eval(), (torch.randint(0, 64, (1, 16)),), False
+    yield "baddbmm", BatchedGemm(), tuple(torch.randn(*shape) for shape in
+                                          ((4, 16, 24), (4, 16, 32), (4, 32, 24))), False
     yield "gpt_block", torch.nn.Sequential(Block(), Block()), (torch.randn(1, 16, 32),), False
 
 
