@@ -68,7 +68,9 @@ def test_doctor():
     fields = [f.name for f in dataclasses.fields(config.Config) if f.name != "parsed"]
     assert [line.split()[0] for line in config_lines] == fields
     builds_lines = result.stdout.split("\nrun-time builds ")[1].split("\n\n")[0].splitlines()[1:]
-    assert [line.split(":")[0].strip() for line in builds_lines] == list(builds.areas())
+    assert [line.split(":")[0].strip() for line in builds_lines] == [
+        "cache folder", *builds.areas()]
+    assert builds_lines[0] == f"  cache folder: {builds.cache_row()}"
 
 
 
