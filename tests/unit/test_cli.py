@@ -228,9 +228,9 @@ def test_cache_counts_every_byte_fastlaunch_owns(monkeypatch, tmp_path, capsys):
     assert caches.main(None, None) == 0
     out = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
     assert f"torch_accessor 1.2 MB 2 files {root / 'torch_accessor'}" in out, out
-    assert f"tensor_geometry 0.0 MB 0 files {root / 'tensor_geometry'}" in out, out
-    assert f"wheels 0.6 MB 4 files {shared}" in out, out
-    assert "and 2 not fastlaunch's (0.0 MB), which `cache clear` keeps" in out, out
+    assert f"tensor_geometry 0 B 0 files {root / 'tensor_geometry'}" in out, out
+    assert f"wheels 590.1 kB 4 files {shared}" in out, out
+    assert "and 2 not fastlaunch's (1.0 kB), which `cache clear` keeps" in out, out
     assert f"total 1.8 MB ({total} bytes)" in out, out
 
 
@@ -252,12 +252,12 @@ def test_cache_clear_removes_only_what_fastlaunch_made(monkeypatch, tmp_path, ca
     assert caches.main("clear", None, dry_run=True) == 0  # shows, removes nothing
     plan = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
     assert plan[0] == "will remove (made by fastlaunch):"
-    assert f"bench 0.0 MB {bench.parent}" in plan and f"aten_ops 0.0 MB {aten}" in plan
+    assert f"bench 64 B {bench.parent}" in plan and f"aten_ops 90 B {aten}" in plan
     kept = plan[plan.index("not fastlaunch's, kept:") + 1:-1]
-    assert kept == [f"aten_ops 0.0 MB {root / 'aten_ops' / 'my_thesis.tex'}",
-                    f"bench 0.0 MB {root / 'bench' / 'notes.txt'}",
-                    f"wheels 0.0 MB {shared / 'notes.txt'}",
-                    f"wheels 0.0 MB {shared / 'triton_ascend-3.1.0.whl'}"], plan
+    assert kept == [f"aten_ops 13 B {root / 'aten_ops' / 'my_thesis.tex'}",
+                    f"bench 11 B {root / 'bench' / 'notes.txt'}",
+                    f"wheels 8 B {shared / 'notes.txt'}",
+                    f"wheels 1.0 kB {shared / 'triton_ascend-3.1.0.whl'}"], plan
     assert bench.is_file() and aten.is_dir()
 
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
@@ -269,7 +269,7 @@ def test_cache_clear_removes_only_what_fastlaunch_made(monkeypatch, tmp_path, ca
 
     assert caches.main("clear", ["wheels", "selfcheck"], yes=True) == 0  # an old name too
     assert not (root / "ascend_reference").exists()
-    assert f"wheels removed 0.6 MB (4 files) {shared}" in " ".join(capsys.readouterr().out.split())
+    assert f"wheels removed 590.1 kB (4 files) {shared}" in " ".join(capsys.readouterr().out.split())
     assert sorted(p.name for p in shared.iterdir()) == ["notes.txt", "triton_ascend-3.1.0.whl"]
     assert (root / "torch_accessor" / "k1").is_dir()
 

@@ -234,6 +234,11 @@ def test_cli_commands_start_no_background_build(fresh, monkeypatch, child, loads
         __spec__=types.SimpleNamespace(name="fastlaunch.__main__")))
     assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
     assert child == [] and torch_build._state("torch_accessor").builder is None
+    for program, allowed in (("fastlaunch.tools.selfcheck.__main__", False),
+                             ("train", True)):  # selfcheck's child; a user's `python -m train`
+        sys.modules["__main__"].__spec__.name = program
+        assert torch_build.background_allowed() is allowed, program
+    sys.modules["__main__"].__spec__.name = "fastlaunch.__main__"
     assert torch_build.ensure("torch_accessor", activated.append, build=True, wait=True)
     path = fresh / "cache" / torch_build.relative_path(SHIM, torch_build.key(SHIM))
     assert child == [("torch_accessor", path, False)] and activated == ["module"]

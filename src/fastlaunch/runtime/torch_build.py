@@ -313,9 +313,10 @@ def foreground_only() -> Iterator[None]:
 
 def background_allowed() -> bool:
     """Whether this process may start a background build: not inside
-    ``foreground_only``, and not a ``python -m fastlaunch`` command."""
-    main = getattr(sys.modules.get("__main__"), "__spec__", None)
-    return not _foreground_only and getattr(main, "name", "") != "fastlaunch.__main__"
+    ``foreground_only``, and not one of fastlaunch's own commands
+    (``python -m fastlaunch ...``, selfcheck's ``-m fastlaunch.tools.selfcheck`` child)."""
+    main = getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "") or ""
+    return not _foreground_only and not main.startswith("fastlaunch.")
 
 
 def _identity(path: Path) -> str:

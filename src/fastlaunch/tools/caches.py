@@ -134,7 +134,13 @@ def survey(what: list[str] | None = None) -> list[Area]:
 
 
 def _mb(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
+    """A size as people read it: bytes below 1 kB, else kB, MB or GB to one decimal."""
+    if size < 1000:
+        return f"{size} B"
+    for unit, scale in (("kB", 1e3), ("MB", 1e6)):
+        if size < scale * 1000:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size / 1e9:.1f} GB"
 
 
 def list_lines() -> list[str]:
