@@ -126,7 +126,7 @@ def test_doctor_starts_no_build(machine):
     out, _ = doctor.communicate(timeout=WAIT_S)
     assert doctor.returncode == 0, out
     cache = machine["cache"]
-    assert f"  cache folder: {cache} (FASTLAUNCH_CACHE_DIR): usable\n" in out
-    assert "  aten_ops: not built for this torch (looked in " in out, out
     assert _builders(cache) == [] and not machine["calls"].exists()
     assert not any(cache.rglob(".lock"))
+    assert "  aten_ops: not built for this torch (looked in " in out, out
+    assert f"  cache folder: {cache} (FASTLAUNCH_CACHE_DIR): usable\n" in out
