@@ -130,3 +130,19 @@ def test_doctor_starts_no_build(machine):
     assert not any(cache.rglob(".lock"))
     assert "  aten_ops: not built for this torch (looked in " in out, out
     assert f"  cache folder: {cache} (FASTLAUNCH_CACHE_DIR): usable\n" in out
+
+
+def test_an_unusable_cache_folder_is_named_in_one_warning_and_runs_no_compiler(machine):
+    """Before: with FASTLAUNCH_CACHE_DIR at a file, every program started build
+    children whose compilers could not succeed, and the folder was never named."""
+    machine["cache"].write_text("")  # a file where the folder should be
+    program = subprocess.run([sys.executable, "-c", PROGRAM], env=machine["env"],
+                             capture_output=True, text=True, timeout=WAIT_S, check=False)
+    assert program.returncode == 0, program.stderr
+    cache = machine["cache"]
+    named = [line for line in program.stderr.splitlines() if "not usable" in line]
+    assert len(named) == 1, program.stderr
+    assert named[0].endswith(f"fastlaunch: tensor_geometry unavailable (the cache folder {cache} "
+                             f"is not usable: {cache} is not a folder; set FASTLAUNCH_CACHE_DIR "
+                             "to a writable folder)"), named
+    assert _builders(cache) == [] and not machine["calls"].exists()

@@ -269,7 +269,8 @@ def test_cache_clear_removes_only_what_fastlaunch_made(monkeypatch, tmp_path, ca
 
     assert caches.main("clear", ["wheels", "selfcheck"], yes=True) == 0  # an old name too
     assert not (root / "ascend_reference").exists()
-    assert f"wheels removed 590.1 kB (4 files) {shared}" in " ".join(capsys.readouterr().out.split())
+    removed = " ".join(capsys.readouterr().out.split())
+    assert f"wheels removed 590.1 kB (4 files) {shared}" in removed
     assert sorted(p.name for p in shared.iterdir()) == ["notes.txt", "triton_ascend-3.1.0.whl"]
     assert (root / "torch_accessor" / "k1").is_dir()
 
