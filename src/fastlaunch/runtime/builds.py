@@ -126,7 +126,8 @@ def owned(area: Path) -> set[str]:
 
 def own(path: Path) -> None:
     """Name ``path`` (just created by fastlaunch) in its area's manifest, unless
-    a folder above it is named already; outside every area, nothing."""
+    a folder above it is named already; outside every area, nothing. A manifest
+    that cannot be written leaves ``path`` unnamed (``cache clear`` keeps it)."""
     found = _area_of(path)
     if found is None:
         return
@@ -135,8 +136,8 @@ def own(path: Path) -> None:
     if any(PurePosixPath(*inside.parts[:i]).as_posix() in names
            for i in range(1, len(inside.parts) + 1)):
         return
-    with open(area / MANIFEST, "a", encoding="utf-8") as manifest:  # one short append
-        manifest.write(f"{inside.as_posix()}\n")
+    with contextlib.suppress(OSError), open(area / MANIFEST, "a", encoding="utf-8") as manifest:
+        manifest.write(f"{inside.as_posix()}\n")  # one short append
 
 
 def make_dirs(path: Path) -> Path:
