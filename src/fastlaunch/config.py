@@ -137,7 +137,8 @@ VARIABLES = (
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (torch "
                                  "shims, task-queue shim, selfcheck's recorder and launchers)"),
     ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (python -m fastlaunch cache lists "
-                             "them); default ~/.cache/fastlaunch (empty: the default)"),
+                             "them); ~ is expanded, a relative path is taken from the working "
+                             "directory; default ~/.cache/fastlaunch (empty: the default)"),
     ("FASTLAUNCH_WHEEL_CACHE", "where the tests download torch-npu / triton-ascend wheels and "
                                "selfcheck --backend fake-npu finds triton-ascend; default "
                                "<cache dir>/wheels"),
@@ -149,30 +150,44 @@ VARIABLES = (
 OUTSIDE_CONFIG = ("FASTLAUNCH_OFFLINE", "FASTLAUNCH_SELFCHECK_CHILD")
 
 
+_absolute: dict[str, Path] = {}  # a folder variable's value -> the path it was first read as
+
+
+def _folder(raw: str) -> Path:
+    """A folder variable's value as a path: ``~`` expanded, then made absolute
+    against the working directory of the first read, so a later ``chdir`` does
+    not move the cache."""
+    if raw not in _absolute:
+        _absolute[raw] = Path(os.path.abspath(os.path.expanduser(raw)))
+    return _absolute[raw]
+
+
 def _cache_dir(env: dict[str, str] | os._Environ) -> Path:
     base = env.get("FASTLAUNCH_CACHE_DIR", "").strip()
     if base:
-        return Path(base)
+        return _folder(base)
     xdg = env.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "fastlaunch"
+    # the XDG rule: a relative XDG_CACHE_HOME is invalid and ignored
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache") / "fastlaunch"
 
 
 def _wheel_cache(env: dict[str, str] | os._Environ) -> Path:
     path = env.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
-    return Path(path) if path else _cache_dir(env) / "wheels"
+    return _folder(path) if path else _cache_dir(env) / "wheels"
 
 
 def cache_dir() -> Path:
-    """Where fastlaunch keeps what it builds at run time: ``FASTLAUNCH_CACHE_DIR``,
-    else ``$XDG_CACHE_HOME/fastlaunch``, else ``~/.cache/fastlaunch``. An empty
-    variable counts as unset (never the current directory). Read when used."""
+    """Where fastlaunch keeps what it builds at run time: ``FASTLAUNCH_CACHE_DIR``
+    (``~`` expanded, a relative path taken from the working directory when first
+    read), else ``$XDG_CACHE_HOME/fastlaunch``, else ``~/.cache/fastlaunch``. An
+    empty variable counts as unset (never the current directory). Read when used."""
     return _cache_dir(os.environ)
 
 
 def wheel_cache() -> Path:
     """Where downloaded torch-npu / triton-ascend wheels are kept, for the tests and
-    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE``, else ``cache_dir() / "wheels"``.
-    Read when used."""
+    selfcheck alike: ``FASTLAUNCH_WHEEL_CACHE`` (read as ``cache_dir`` reads its
+    variable), else ``cache_dir() / "wheels"``. Read when used."""
     return _wheel_cache(os.environ)
 
 

@@ -73,6 +73,40 @@ def test_one_cache_folder_rule(monkeypatch, tmp_path):
         builds.folder("nope")
 
 
+def test_the_cache_folder_row_names_an_unusable_folder(monkeypatch, tmp_path):
+    """doctor's row: where the cache is, from which setting, and why it cannot be used."""
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "c"))
+    assert builds.cache_row() == f"{tmp_path / 'c'} (FASTLAUNCH_CACHE_DIR): usable"
+    assert not (tmp_path / "c").exists()  # looking creates nothing
+    (tmp_path / "c").write_text("")
+    assert builds.cache_row() == (
+        f"{tmp_path / 'c'} (FASTLAUNCH_CACHE_DIR): NOT USABLE: {tmp_path / 'c'} is not a "
+        "folder; nothing is built or cached until FASTLAUNCH_CACHE_DIR names a writable folder")
+    assert builds.cache_problem(tmp_path / "c" / "aten_ops" / "k") == f"{tmp_path / 'c'} is not " \
+                                                                     "a folder"
+    with pytest.raises(NotADirectoryError):
+        builds.make_dirs(tmp_path / "c" / "aten_ops" / "k")
+
+
+def test_what_fastlaunch_creates_is_named_in_its_area(monkeypatch, tmp_path):
+    """make_dirs names each folder it creates in the area's manifest, once, and
+    nothing outside the areas (the cache root, a stranger's folder)."""
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "c"))
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path / "w"))
+    (tmp_path / "c" / "bench").mkdir(parents=True)  # the user's folder first
+    builds.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
+    builds.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
+    builds.own(tmp_path / "c" / "bench" / "k" / "deeper" / "x.so")  # under a named folder
+    builds.make_dirs(tmp_path / "c" / "not-an-area" / "k")
+    builds.own(tmp_path / "elsewhere.so")
+    assert (tmp_path / "c" / "bench" / builds.MANIFEST).read_text() == "k\n"
+    assert builds.owned(tmp_path / "c" / "bench") == {"k"}
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["bench", "not-an-area"]
+    assert not (tmp_path / "c" / "not-an-area" / builds.MANIFEST).exists()
+    (tmp_path / "c" / "bench" / builds.MANIFEST).write_text("k\n../../escape\n/abs\n\n")
+    assert builds.owned(tmp_path / "c" / "bench") == {"k"}  # nothing outside the area
+
+
 def _cc():
     return builds.c_compiler() or pytest.skip("no C compiler")
 
@@ -178,4 +212,4 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     assert torch_build.main([str(part) for part in commands[0][2:]]) == 0
     (args, kwargs), = compiled
     assert list(args[2]) == [*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"]
-    assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False}
+    assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False, "lock_fd": None}

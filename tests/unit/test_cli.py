@@ -68,7 +68,9 @@ def test_doctor():
     fields = [f.name for f in dataclasses.fields(config.Config) if f.name != "parsed"]
     assert [line.split()[0] for line in config_lines] == fields
     builds_lines = result.stdout.split("\nrun-time builds ")[1].split("\n\n")[0].splitlines()[1:]
-    assert [line.split(":")[0].strip() for line in builds_lines] == list(builds.areas())
+    assert [line.split(":")[0].strip() for line in builds_lines] == [
+        "cache folder", *builds.areas()]
+    assert builds_lines[0] == f"  cache folder: {builds.cache_row()}"
 
 
 
@@ -162,35 +164,135 @@ def test_no_command_prints_help():
     assert result.returncode == 0 and "demo" in result.stdout and "doctor" in result.stdout
 
 
-def test_cache_lists_and_clears_only_what_fastlaunch_keeps(monkeypatch, tmp_path, capsys):
+def _write(path, size):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"x" * size)
+    return path
+
+
+def _build_writing(size):
+    """A build command (for builds.build) that writes ``size`` bytes, so sizes are exact."""
+    return lambda tmp: [sys.executable, "-c", f"open({str(tmp)!r}, 'wb').write(b'b' * {size})"]
+
+
+def _synthetic_cache(root, shared):
+    """A cache made the way fastlaunch's builders make it, next to the user's own files."""
+    from helpers import wheels
+
+    builds.make_dirs(root / "torch_accessor" / "k1")  # as the shim builder does
+    _write(root / "torch_accessor" / "k1" / "accessor.so", 1_200_000)
+    builds.build("ascend_reference", root / "ascend_reference" / "recorder-1" / "rec.so",
+                 _build_writing(500))
+    (root / "ascend_reference" / "launchers").mkdir()  # as selfcheck makes it: not named
+    builds.build("ascend_reference", root / "ascend_reference" / "launchers" / "fl.so",
+                 _build_writing(700))
+    _write(root / "someone-elses" / "x", 5)  # not an area: never looked at
+    shared.mkdir()
+    wheel = _write(shared / "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl", 300_000)
+    builds.own(wheel)  # as tests/helpers/wheels.py does after pip download
+    for name, size in (("triton_ascend-3.2.0-pkg", 250_000), ("torch_npu-2.14.0-py", 40_000)):
+        partial = shared / f"{name}.1234"
+        _write(partial / "pkg" / "a.py", size)
+        wheels.publish(partial, shared / name)  # the extracted folders the issue saw uncounted
+    _write(shared / "notes.txt", 8)
+    _write(shared / "triton_ascend-3.1.0.whl", 1_000)  # downloaded by hand: not fastlaunch's
+
+
+def test_cache_counts_every_byte_fastlaunch_owns(monkeypatch, tmp_path, capsys):
+    """Issue 27 item 9: `cache` left the extracted wheel folders out. Exact bytes per area,
+    the manifests included; the user's files are counted apart and kept."""
     root, shared = tmp_path / "cache", tmp_path / "shared"
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(shared))
-    (root / "torch_accessor" / "k1").mkdir(parents=True)
-    (root / "torch_accessor" / "k1" / "accessor.so").write_bytes(b"x" * 1_200_000)
-    (root / "ascend_reference" / "recorder-1").mkdir(parents=True)
-    (root / "ascend_reference" / "recorder-1" / "rec.so").write_bytes(b"x" * 500)
-    (root / "someone-elses").mkdir()
-    (shared / "triton_ascend-3.2.0-backend").mkdir(parents=True)
-    (shared / "triton_ascend-3.2.0-backend" / "driver.py").write_text("")
-    (shared / "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(b"w" * 300_000)
-    (shared / "notes.txt").write_text("not ours")
+    _synthetic_cache(root, shared)
+    areas = {a.name: a for a in caches.survey()}
+    accessor, reference, wheel_area = (areas[n] for n in
+                                       ("torch_accessor", "ascend_reference", "wheels"))
+    assert (root / "torch_accessor" / builds.MANIFEST).read_text() == "k1\n"
+    assert (accessor.size, accessor.files) == (1_200_000 + 3, 2)
+    assert (root / "ascend_reference" / builds.MANIFEST).read_text() == (
+        "recorder-1\nlaunchers/.lock\nlaunchers/fl.so\n")
+    # recorder-1/{rec.so,.lock}, launchers/{fl.so,.lock} (locks are empty), the 43-byte manifest
+    assert (reference.size, reference.files) == (500 + 700 + 43, 5)
+    assert [e.path.name for e in wheel_area.owned] == [
+        "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl", "torch_npu-2.14.0-py",
+        "triton_ascend-3.2.0-pkg", builds.MANIFEST]
+    manifest = (shared / builds.MANIFEST).stat().st_size
+    assert (wheel_area.size, wheel_area.files) == (300_000 + 250_000 + 40_000 + manifest, 4)
+    assert [(e.path.name, e.size) for e in wheel_area.foreign] == [
+        ("notes.txt", 8), ("triton_ascend-3.1.0.whl", 1_000)]
+    assert areas["bench"].owned == areas["bench"].foreign == ()
+    total = 1_200_003 + 1_243 + 590_000 + manifest
+    assert sum(a.size for a in areas.values()) == total
 
-    assert cli.main(["cache"]) == 0
+    assert caches.main(None, None) == 0
     out = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
-    assert f"torch_accessor 1.2 MB 1 files {root / 'torch_accessor'}" in out, out
-    assert f"tensor_geometry 0.0 MB 0 files {root / 'tensor_geometry'}" in out, out
-    assert f"wheels 0.3 MB 2 files {shared}" in out, out  # not notes.txt
-    assert "total 1.5 MB" in out, out
+    assert f"torch_accessor 1.2 MB 2 files {root / 'torch_accessor'}" in out, out
+    assert f"tensor_geometry 0 B 0 files {root / 'tensor_geometry'}" in out, out
+    assert f"wheels 590.1 kB 4 files {shared}" in out, out
+    assert "and 2 not fastlaunch's (1.0 kB), which `cache clear` keeps" in out, out
+    assert f"total 1.8 MB ({total} bytes)" in out, out
 
-    assert cli.main(["cache", "clear", "--what", "wheels", "selfcheck"]) == 0  # an old name too
+
+def test_cache_clear_removes_only_what_fastlaunch_made(monkeypatch, tmp_path, capsys):
+    """Issue 27 item 2: FASTLAUNCH_CACHE_DIR at an existing folder holding bench/notes.txt
+    and aten_ops/my_thesis.tex; `cache clear` removed both. Now both stay, listed as
+    kept, and fastlaunch's own builds go."""
+    root, shared = tmp_path / "cache", tmp_path / "shared"
+    _write(root / "bench" / "notes.txt", 11)
+    _write(root / "aten_ops" / "my_thesis.tex", 13)
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(shared))
+    _synthetic_cache(root, shared)
+    bench = builds.build("bench", builds.folder("bench") / "k" / "raw_launch.so",
+                         _build_writing(64))
+    aten = builds.make_dirs(builds.folder("aten_ops") / "k2")  # the shim builder's key folder
+    _write(aten / "fastlaunch_aten_ops_k2.so", 90)
+
+    assert caches.main("clear", None, dry_run=True) == 0  # shows, removes nothing
+    plan = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    assert plan[0] == "will remove (made by fastlaunch):"
+    assert f"bench 64 B {bench.parent}" in plan and f"aten_ops 90 B {aten}" in plan
+    kept = plan[plan.index("not fastlaunch's, kept:") + 1:-1]
+    assert kept == [f"aten_ops 13 B {root / 'aten_ops' / 'my_thesis.tex'}",
+                    f"bench 11 B {root / 'bench' / 'notes.txt'}",
+                    f"wheels 8 B {shared / 'notes.txt'}",
+                    f"wheels 1.0 kB {shared / 'triton_ascend-3.1.0.whl'}"], plan
+    assert bench.is_file() and aten.is_dir()
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    assert caches.main("clear", None) == 2  # no terminal to ask at, no --yes
+    assert "needs --yes" in capsys.readouterr().err and bench.is_file()
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert caches.main("clear", None, ask=lambda prompt: "n") == 1
+    assert bench.is_file()
+
+    assert caches.main("clear", ["wheels", "selfcheck"], yes=True) == 0  # an old name too
     assert not (root / "ascend_reference").exists()
-    assert f"wheels removed 0.3 MB (2 files) {shared}" in " ".join(capsys.readouterr().out.split())
-    assert sorted(p.name for p in shared.iterdir()) == ["notes.txt"]
-    assert (root / "torch_accessor").is_dir()
+    removed = " ".join(capsys.readouterr().out.split())
+    assert f"wheels removed 590.1 kB (4 files) {shared}" in removed
+    assert sorted(p.name for p in shared.iterdir()) == ["notes.txt", "triton_ascend-3.1.0.whl"]
+    assert (root / "torch_accessor" / "k1").is_dir()
 
-    assert cli.main(["cache", "clear"]) == 0
-    assert sorted(p.name for p in root.iterdir()) == ["someone-elses"]
+    assert caches.main("clear", None, ask=lambda prompt: "y") == 0
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == [
+        "aten_ops", "aten_ops/my_thesis.tex", "bench", "bench/notes.txt", "someone-elses",
+        "someone-elses/x"]
+    assert (root / "bench" / "notes.txt").read_bytes() == b"x" * 11
+    assert (root / "aten_ops" / "my_thesis.tex").read_bytes() == b"x" * 13
+
+
+def test_cache_clear_never_follows_a_link_out_of_an_area(monkeypatch, tmp_path):
+    """A named entry replaced by a link to the user's folder: the link goes, the folder stays."""
+    root, mine = tmp_path / "cache", tmp_path / "mine"
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path / "w"))
+    key = builds.make_dirs(builds.folder("aten_ops") / "k")
+    key.rmdir()
+    _write(mine / "data.bin", 3)
+    key.symlink_to(mine, target_is_directory=True)
+    assert caches.main("clear", ["aten_ops"], yes=True) == 0
+    assert not os.path.lexists(key) and (mine / "data.bin").read_bytes() == b"xxx"
 
 
 def test_cache_clear_rejects_unknown_names(capsys):

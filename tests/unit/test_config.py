@@ -93,6 +93,29 @@ def test_cache_dir_treats_empty_as_unset(monkeypatch, env, expected):
     assert config.wheel_cache() == Path("/w")
 
 
+def test_cache_folders_expand_home_and_read_a_relative_path_once(monkeypatch, tmp_path):
+    """Issue 27 item 8: `~` and relative paths were used literally (a folder named
+    `~` in the working directory, and one that moved with every chdir)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("FASTLAUNCH_WHEEL_CACHE", raising=False)
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", f"~/fl-{tmp_path.name}")
+    assert config.cache_dir() == tmp_path / "home" / f"fl-{tmp_path.name}"
+    assert config.from_environ().cache_dir == config.cache_dir()  # what doctor shows
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    relative = f"rel-{tmp_path.name}/cache"  # a value not read before in this process
+    monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", relative)
+    monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", relative + "-wheels")
+    assert config.cache_dir() == tmp_path / relative
+    assert config.wheel_cache() == tmp_path / (relative + "-wheels")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert config.cache_dir() == tmp_path / relative  # taken once, never moved by chdir
+    assert config.wheel_cache() == tmp_path / (relative + "-wheels")
+    monkeypatch.delenv("FASTLAUNCH_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative-xdg")  # invalid by the XDG rule: ignored
+    assert config.cache_dir() == tmp_path / "home" / ".cache" / "fastlaunch"
+
+
 def test_every_user_variable_is_a_parsed_config_field():
     """Each variable of VARIABLES is parsed into Config (doctor shows the meaning),
     except the test-only and child-protocol ones, which are named as such."""

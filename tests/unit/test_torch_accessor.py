@@ -14,6 +14,8 @@ import subprocess
 import sys
 import threading
 import time
+import types
+from pathlib import Path
 
 import pytest
 
@@ -120,14 +122,157 @@ def test_cached_build_when_none_was_installed(fresh, caplog, imports):
         f"fastlaunch: torch_accessor loaded (cached build: {cached})"]
 
 
-def test_a_library_that_does_not_load_is_reported_and_data_ptr_stays(fresh, caplog):
-    path = _place(fresh / "cache")  # an empty file: not a loadable library
+@pytest.fixture
+def child(monkeypatch):
+    """Stands in for the build child: records each build, writes a library that
+    ``loads`` accepts and frees the lock handed to it, as the child's exit does."""
+    built: list = []
+
+    def run_build(shim, path, *, idle, progress, verbose=False, lock_fd=None):
+        built.append((shim.name, path, idle))
+        path.write_bytes(b"rebuilt")
+        if lock_fd is not None:
+            os.close(lock_fd)
+        return ""
+
+    monkeypatch.setattr(torch_build, "run_build", run_build)
+    return built
+
+
+@pytest.fixture
+def loads(monkeypatch):
+    """The real loader, except that a stand-in build (b"rebuilt") loads as "module"."""
+    real = torch_build._import
+
+    def load(shim, path, key):
+        return "module" if path.read_bytes() == b"rebuilt" else real(shim, path, key)
+
+    monkeypatch.setattr(torch_build, "_import", load)
+
+
+def _truncated_library(path):
+    """The first 4 KiB of a real extension: what a full disk or a killed copy leaves."""
+    path.write_bytes(Path(_core.__file__).read_bytes()[:4096])
+    return path
+
+
+def test_a_cached_library_that_does_not_load_is_rebuilt_once(fresh, caplog, child, loads):
+    """Issue 27 item 8: a truncated cached shim failed to load in every process,
+    for ever. Now the next build replaces it, once."""
+    path = _truncated_library(_place(fresh / "cache"))
     with caplog.at_level(logging.INFO, logger="fastlaunch"):
-        assert torch_accessor.ensure(build=True) is False
-    assert torch_accessor.status().startswith(f"unavailable (cached build {path} does not load: ")
-    assert torch_accessor.status().endswith("; tensor.data_ptr() per tensor")
-    assert len(_messages(caplog, logging.WARNING)) == 1
-    assert torch_build._state("torch_accessor").builder is None  # no rebuild over it
+        assert torch_accessor.ensure() is False  # a plan maker: reports, never builds
+    assert torch_accessor.status().startswith(f"unavailable (cached build {path} does not load: "
+                                              "ImportError: ")
+    assert torch_accessor.status().endswith(
+        "; it is rebuilt by the next build); tensor.data_ptr() per tensor")
+    assert len(_messages(caplog, logging.WARNING)) == 1 and child == []
+
+    activated = []
+    assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
+    torch_build._state("torch_accessor").builder.join(timeout=60)
+    assert child == [("torch_accessor", path, True)] and activated == ["module"]
+    assert torch_build.status("torch_accessor") == f"active (built here: {path})"
+    assert (path.parent / torch_build.REPAIRED).read_text() == torch_build._identity(path)
+
+    # the next process, where even the rebuilt library does not load: no second rebuild
+    _truncated_library(path)
+    (path.parent / torch_build.REPAIRED).write_text(torch_build._identity(path))
+    torch_build._states.clear()
+    assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
+    assert torch_build._state("torch_accessor").builder is None and len(child) == 1
+    assert torch_build.status("torch_accessor").endswith(
+        ", even rebuilt; `python -m fastlaunch cache clear --what torch_accessor` removes it)")
+
+
+def test_a_cut_short_library_is_refused_before_it_is_mapped(tmp_path):
+    """Mapping a truncated library touches pages past its end: SIGBUS, not an error
+    (found writing the test above). Its headers say so before it is loaded."""
+    whole = Path(_core.__file__).read_bytes()
+    assert torch_build.cut_short(Path(_core.__file__)) == ""
+    cut = tmp_path / "cut.so"
+    for size in (4096, len(whole) // 2, len(whole) - 1):
+        cut.write_bytes(whole[:size])
+        assert torch_build.cut_short(cut).startswith(f"{size} bytes, but its "), size
+    with pytest.raises(ImportError, match=f"{cut} is cut short: {len(whole) - 1} bytes, "):
+        torch_build._import(SHIM, cut, "k")
+    cut.write_bytes(b"not a library, and longer than an ELF header: " * 2)  # not ELF
+    assert torch_build.cut_short(cut) == ""
+    with pytest.raises(ImportError, match="invalid ELF header"):  # the loader's own error
+        torch_build._import(SHIM, cut, "k")
+
+
+def test_a_build_another_process_holds_is_not_started_again(fresh, child, loads):
+    """Issue 27 item 3: every process started its own build child. One that finds
+    the build lock held starts none, and loads the library once the lock is free."""
+    import fcntl
+
+    path = fresh / "cache" / torch_build.relative_path(SHIM, torch_build.key(SHIM))
+    path.parent.mkdir(parents=True)
+    activated = []
+    with open(path.parent / torch_build.LOCK, "w") as other:
+        fcntl.flock(other, fcntl.LOCK_EX)  # another process's build
+        assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
+        assert torch_build.status("torch_accessor") == (
+            f"being built by another process into {path.parent}; loaded here when it is done")
+        path.write_bytes(b"rebuilt")  # what that build leaves
+        waiter = torch_build._state("torch_accessor").builder
+        assert waiter.is_alive()  # blocked on the lock
+    waiter.join(timeout=60)
+    assert child == [] and not torch_build._children and activated == ["module"]
+    assert torch_build.status("torch_accessor") == f"active (built by another process: {path})"
+
+
+def test_cli_commands_start_no_background_build(fresh, monkeypatch, child, loads):
+    """doctor and cache run inside foreground_only, and a `python -m fastlaunch`
+    process never starts one; `build` (which waits) still builds."""
+    activated = []
+    with torch_build.foreground_only():
+        assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
+    assert torch_build.status("torch_accessor").startswith("not built for this torch")
+    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(
+        __spec__=types.SimpleNamespace(name="fastlaunch.__main__")))
+    assert torch_build.ensure("torch_accessor", activated.append, build=True) is False
+    assert child == [] and torch_build._state("torch_accessor").builder is None
+    for program, allowed in (("fastlaunch.tools.selfcheck.__main__", False),
+                             ("train", True)):  # selfcheck's child; a user's `python -m train`
+        sys.modules["__main__"].__spec__.name = program
+        assert torch_build.background_allowed() is allowed, program
+    sys.modules["__main__"].__spec__.name = "fastlaunch.__main__"
+    assert torch_build.ensure("torch_accessor", activated.append, build=True, wait=True)
+    path = fresh / "cache" / torch_build.relative_path(SHIM, torch_build.key(SHIM))
+    assert child == [("torch_accessor", path, False)] and activated == ["module"]
+
+
+@pytest.mark.parametrize("kind", ["a file", "under a file", "read-only"])
+def test_an_unusable_cache_folder_is_named_once_and_starts_no_compiler(fresh, monkeypatch,
+                                                                       caplog, child, kind):
+    """Issue 27 items 3 and 8: with a cache folder that cannot be written every
+    process started compilers that could not succeed, and never named the folder."""
+    root = blocker = fresh / "cache"
+    if kind == "a file":
+        root.write_text("")
+    elif kind == "under a file":
+        blocker.write_text("")
+        root = blocker / "fastlaunch"
+        monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only folder: nothing to detect")
+        root.mkdir(mode=0o500)
+    why = f"{blocker} is not writable" if kind == "read-only" else f"{blocker} is not a folder"
+    compilers = []
+    monkeypatch.setattr(torch_build, "compiler", lambda: compilers.append(1) or "c++")
+    with caplog.at_level(logging.INFO, logger="fastlaunch"), config.override(planned_call=True):
+        for name in ("torch_accessor", "tensor_geometry", "aten_ops"):
+            assert torch_build.ensure(name, lambda module: None, build=True) is False
+            assert torch_build.status(name) == (
+                f"unavailable (the cache folder {root} is not usable: {why}; set "
+                "FASTLAUNCH_CACHE_DIR to a writable folder)")
+    assert _messages(caplog, logging.WARNING) == [
+        f"fastlaunch: torch_accessor {torch_build.status('torch_accessor')}"]
+    assert compilers == [] and child == [] and not torch_build._children
+    assert sorted(p.name for p in fresh.iterdir()) == ["cache"]  # nothing created
 
 
 def test_plan_makers_never_start_a_build(fresh, imports):

@@ -10,7 +10,11 @@ Every such build goes through here, so there is one rule for each question:
 * ``folder(name)``: the build's cache folder, ``config.cache_dir() / name``,
   for a name in ``areas()`` (what ``python -m fastlaunch cache`` lists);
 * ``build()``: one compiler line into a private file, moved into place, with
-  one INFO line; ``row(name)`` is the build's ``doctor`` row.
+  one INFO line; ``row(name)`` is the build's ``doctor`` row;
+* ``make_dirs()`` and ``own()``: what fastlaunch creates in an area (a build
+  folder, or the wheel cache) is named in the area's manifest
+  (``.fastlaunch-owned``), so ``cache clear`` removes only that;
+  ``cache_problem()`` says why a folder cannot be written, before any build.
 
 The torch shims (``torch_build``) keep their own child-process build, since
 they must also run as a script at install; they use ``source`` and ``folder``.
@@ -26,7 +30,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .. import config
 
@@ -44,6 +48,10 @@ AREAS = {
     "ascend_reference": "selfcheck's recording CANN runtime and reference launchers",
     "bench": "the benchmarks' C launchers (benchmarks/, from a checkout)",
 }
+
+
+#: In every area: the names (relative paths) of what fastlaunch created there.
+MANIFEST = ".fastlaunch-owned"
 
 
 class BuildFailed(RuntimeError):
@@ -80,6 +88,102 @@ def folder(name: str) -> Path:
         msg = f"build: got {name!r}, expected one of {sorted(known)}"
         raise ValueError(msg)
     return config.cache_dir() / name
+
+
+def _area_of(path: Path) -> tuple[Path, PurePosixPath] | None:
+    """The area holding ``path`` (the wheel cache, or a build folder of
+    ``areas()``) and ``path`` relative to it; None for the area itself or a
+    path in none."""
+    path = Path(os.path.abspath(path))
+    wheels = config.wheel_cache()
+    with contextlib.suppress(ValueError):
+        inside = path.relative_to(wheels)
+        return (wheels, PurePosixPath(inside.as_posix())) if inside.parts else None
+    try:
+        inside = path.relative_to(config.cache_dir())
+    except ValueError:
+        return None
+    if len(inside.parts) < 2 or inside.parts[0] not in AREAS:
+        return None
+    return config.cache_dir() / inside.parts[0], PurePosixPath(*inside.parts[1:])
+
+
+def owned(area: Path) -> set[str]:
+    """The entries of ``area``'s manifest: relative paths, none leaving the area
+    (a damaged manifest owns only what it names plainly)."""
+    try:
+        text = (area / MANIFEST).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    names = set()
+    for line in text.splitlines():
+        name = PurePosixPath(line)
+        if line and line == name.as_posix() and not name.is_absolute() and \
+                ".." not in name.parts and name.parts[0] != MANIFEST:
+            names.add(line)
+    return names
+
+
+def own(path: Path) -> None:
+    """Name ``path`` (just created by fastlaunch) in its area's manifest, unless
+    a folder above it is named already; outside every area, nothing. A manifest
+    that cannot be written leaves ``path`` unnamed (``cache clear`` keeps it)."""
+    found = _area_of(path)
+    if found is None:
+        return
+    area, inside = found
+    names = owned(area)
+    if any(PurePosixPath(*inside.parts[:i]).as_posix() in names
+           for i in range(1, len(inside.parts) + 1)):
+        return
+    with contextlib.suppress(OSError), open(area / MANIFEST, "a", encoding="utf-8") as manifest:
+        manifest.write(f"{inside.as_posix()}\n")  # one short append
+
+
+def make_dirs(path: Path) -> Path:
+    """``path`` and its missing parents, each folder this call creates inside
+    an area named in the area's manifest (``own``). Raises OSError as mkdir does."""
+    missing = []
+    probe = Path(os.path.abspath(path))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for created in reversed(missing):
+        try:
+            created.mkdir()
+        except FileExistsError:  # another process made it (and named it)
+            continue
+        own(created)
+    if not path.is_dir():
+        msg = f"{path} is not a folder"
+        raise NotADirectoryError(msg)
+    return path
+
+
+def cache_problem(path: Path) -> str:
+    """Why nothing can be written at ``path`` (its nearest existing folder is a
+    file, or not writable), or "" when it can; creates nothing."""
+    probe = Path(os.path.abspath(path))
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is not a folder"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable"
+    return ""
+
+
+def cache_row() -> str:
+    """doctor's row for the cache folder: where it is, from which setting, and
+    whether builds can be kept there."""
+    root = config.cache_dir()
+    source = "FASTLAUNCH_CACHE_DIR" if os.environ.get("FASTLAUNCH_CACHE_DIR", "").strip() \
+        else "the default"
+    problem = cache_problem(root)
+    if problem:
+        return (f"{root} ({source}): NOT USABLE: {problem}; nothing is built or cached "
+                f"until FASTLAUNCH_CACHE_DIR names a writable folder")
+    return f"{root} ({source}): usable"
 
 
 def key(*parts: str | bytes) -> str:
@@ -128,8 +232,12 @@ def build(name: str, out: Path, command: Callable[[Path], Sequence[str]]) -> Pat
     compiler's output. Raises BuildFailed with its last output."""
     import fcntl
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / ".lock", "w") as lock:
+    make_dirs(out.parent)
+    lock_path = out.parent / ".lock"
+    new_lock = not lock_path.exists()
+    with open(lock_path, "w") as lock:
+        if new_lock:
+            own(lock_path)
         fcntl.flock(lock, fcntl.LOCK_EX)
         if out.is_file():
             _rows[name] = f"found {out}"
@@ -147,6 +255,7 @@ def build(name: str, out: Path, command: Callable[[Path], Sequence[str]]) -> Pat
                         done.returncode)
             msg = f"{' '.join(cmd[:3])} ... failed:\n{(done.stderr or '')[-4000:]}"
             raise BuildFailed(msg)
+        own(out)  # named first: a crash between leaves a name, never an unnamed library
         tmp.replace(out)
         note(name, f"built {out} in {time.monotonic() - start:.1f} s")
     return out

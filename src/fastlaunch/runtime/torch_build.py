@@ -17,7 +17,14 @@ nothing:
 3. otherwise, when an integration installs, a background child at idle
    priority (``SCHED_IDLE``, nice 19, one job): it only takes CPU time that
    nobody else wants, so the first process is never slower than off while it
-   builds; the library is loaded when it is ready.
+   builds; the library is loaded when it is ready. At most one such child per
+   shim and key runs on a machine: the parent takes the build's lock (without
+   waiting) before it starts one and hands it to the child, which exits when
+   the build ends; a process that finds the lock held starts nothing and loads
+   the library when the lock is released. ``python -m fastlaunch`` commands
+   (doctor, cache, ...) never start one (``foreground_only``), nor does a
+   process whose cache folder cannot be written (named once, as a warning).
+   A cached library that does not load is rebuilt once over.
 
 One key for every place: torch version, torch git version, Python version,
 source and flags; the compiler is not part of it (it does not change what the
@@ -37,12 +44,13 @@ import importlib.util
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 log = logging.getLogger("fastlaunch.runtime.torch_build")
@@ -171,44 +179,80 @@ def lower_priority() -> None:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
-                 ldflags: Sequence[str] = (), verbose: bool = False) -> None:
-    """The child's work: compile in a private folder, then move the library into
-    place atomically, so a killed build never leaves half a library. Processes
-    that start the same build take turns (a lock file); a later one finds it done."""
+LOCK = ".lock"  # in the key folder: held for the whole build
+
+
+def open_lock(folder: Path) -> int:
+    """A descriptor of ``folder``'s build lock file (created if missing)."""
+    return os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+
+
+def take_lock(fd: int, *, wait: bool) -> bool:
+    """Take the build lock on ``fd``; without ``wait``, False when another
+    process holds it."""
     import fcntl
 
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
+                 ldflags: Sequence[str] = (), verbose: bool = False,
+                 lock_fd: int | None = None) -> None:
+    """The child's work: compile in a private folder, then move the library into
+    place atomically, so a killed build never leaves half a library. Builders
+    of one library take turns on its lock, taken before torch is imported
+    (``lock_fd``: the lock the parent took and handed over); a later one finds
+    it done."""
+    if lock_fd is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock_fd = open_lock(path.parent)
+        take_lock(lock_fd, wait=True)
+    elif not take_lock(lock_fd, wait=False):  # the parent's lock is ours: never blocks
+        msg = f"the build lock in {path.parent} handed to this process is not held"
+        raise RuntimeError(msg)
+    else:
+        os.set_inheritable(lock_fd, False)  # the compiler's processes never hold it
+    if path.exists():
+        return
     from torch.utils import cpp_extension
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            return
-        with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
-            cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
-                               extra_ldflags=list(ldflags), build_directory=tmp,
-                               verbose=verbose)
-            staged = path.with_suffix(f".{os.getpid()}.tmp")
-            shutil.copyfile(Path(tmp) / f"{name}.so", staged)
-            os.replace(staged, path)
+    with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+        cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
+                           extra_ldflags=list(ldflags), build_directory=tmp,
+                           verbose=verbose)
+        staged = path.with_suffix(f".{os.getpid()}.tmp")
+        shutil.copyfile(Path(tmp) / f"{name}.so", staged)
+        os.replace(staged, path)
 
 
 def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], None],
-              verbose: bool = False) -> str:
+              verbose: bool = False, lock_fd: int | None = None) -> str:
     """Compile ``shim`` into ``path`` in a child process; "" on success, else why not.
-    ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler."""
+    ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler.
+    ``lock_fd`` (a build lock this process holds) is handed to the child and
+    closed here once the child runs: the child holds it until it exits."""
     env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0")
     cflags, ldflags = flags(shim)
     command = [sys.executable, str(Path(__file__).resolve()), "compile", str(shim.path),
                module_name(shim, path.parent.name), str(path), "--", *cflags]
     command[3:3] = [flag for flag, on in (("--idle", idle), ("--verbose", verbose)) if on]
     command[3:3] = [f"--ldflag={flag}" for flag in ldflags]
+    if lock_fd is not None:
+        command[3:3] = [f"--lock-fd={lock_fd}"]
     start = time.monotonic()
     try:
         with tempfile.TemporaryFile("w+") as output:
-            child = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT,
-                                     text=True)
+            try:
+                child = subprocess.Popen(command, env=env, stdout=output,
+                                         stderr=subprocess.STDOUT, text=True,
+                                         pass_fds=() if lock_fd is None else (lock_fd,))
+            finally:
+                if lock_fd is not None:
+                    os.close(lock_fd)
             _children[shim.name] = child
             try:
                 while True:
@@ -234,19 +278,54 @@ def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], N
 
 
 class _State:
-    """One shim's state in this process."""
+    """One shim's state in this process. ``target`` is set while the cache
+    lacks a loadable build (``broken``: the identity of a cached library that
+    did not load, which the build replaces)."""
 
     def __init__(self) -> None:
         self.status = "not looked for yet"
         self.decided = False
         self.builder: threading.Thread | None = None
         self.target: Path | None = None
+        self.broken = ""
         self.key = ""
 
 
 _lock = threading.Lock()
 _states: dict[str, _State] = {}
 _children: dict[str, subprocess.Popen] = {}  # the running build of each shim
+_foreground_only = 0  # > 0 inside foreground_only(): no background builds
+_warned_caches: set[Path] = set()  # unusable cache folders already warned about
+REPAIRED = ".repaired"  # in the key folder: the identity of the library a repair built
+
+
+@contextlib.contextmanager
+def foreground_only() -> Iterator[None]:
+    """No background build starts in this block (the CLI's tools: doctor, cache);
+    builds a caller waits for (``wait=True``) still run."""
+    global _foreground_only
+    _foreground_only += 1
+    try:
+        yield
+    finally:
+        _foreground_only -= 1
+
+
+def background_allowed() -> bool:
+    """Whether this process may start a background build: not inside
+    ``foreground_only``, and not one of fastlaunch's own commands
+    (``python -m fastlaunch ...``, selfcheck's ``-m fastlaunch.tools.selfcheck`` child)."""
+    main = getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "") or ""
+    return not _foreground_only and not main.startswith("fastlaunch.")
+
+
+def _identity(path: Path) -> str:
+    """Which file ``path`` is now (a rebuilt library is another file)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return ""
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"
 
 
 def _state(name: str) -> _State:
@@ -265,7 +344,49 @@ def status(name: str, loaded: Callable[[], bool] | None = None) -> str:
     return state.status
 
 
+def cut_short(path: Path) -> str:
+    """Why the ELF library at ``path`` is incomplete (its headers name bytes past
+    its end), or "": loading such a file (a truncated copy) maps pages beyond its
+    end, and touching them kills the process with SIGBUS instead of failing."""
+    import struct
+
+    with open(path, "rb") as file:
+        head = file.read(64)
+        size = os.fstat(file.fileno()).st_size
+        if head[:4] != b"\x7fELF" or len(head) < 52 or head[4] not in (1, 2) or \
+                head[5] not in (1, 2):
+            return ""  # not ELF: the loader refuses it cleanly
+        wide, order = head[4] == 2, "<" if head[5] == 1 else ">"
+        if wide and len(head) < 64:
+            return f"{size} bytes, shorter than an ELF header"
+        phoff, shoff = struct.unpack_from(order + ("QQ" if wide else "II"), head,
+                                          32 if wide else 28)
+        phentsize, phnum, shentsize, shnum = struct.unpack_from(order + "HHHH", head,
+                                                                54 if wide else 42)
+        if phnum and phentsize < (56 if wide else 32):
+            return f"program header entries of {phentsize} bytes"
+        tables = (("program headers", phoff, phnum * phentsize),
+                  ("section headers", shoff, shnum * shentsize))
+        for what, offset, length in tables:
+            if offset + length > size:
+                return f"{size} bytes, but its {what} end at byte {offset + length}"
+        file.seek(phoff)
+        table = file.read(phnum * phentsize)
+    for i in range(phnum):
+        entry = i * phentsize
+        offset, length = (struct.unpack_from(order + "QxxxxxxxxxxxxxxxxQ", table, entry + 8)
+                          if wide else struct.unpack_from(order + "IxxxxxxxxI", table,
+                                                          entry + 4))
+        if offset + length > size:
+            return f"{size} bytes, but segment {i} ends at byte {offset + length}"
+    return ""
+
+
 def _import(shim: Shim, path: Path, shim_key: str) -> object:
+    short = cut_short(path)
+    if short:
+        msg = f"{path} is cut short: {short}"
+        raise ImportError(msg)
     spec = importlib.util.spec_from_file_location(module_name(shim, shim_key), path)
     if spec is None or spec.loader is None:
         msg = f"cannot import {path}"
@@ -307,28 +428,103 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
         shim, state.key)
     for where, path in (("installed with fastlaunch", installed), ("cached build", cached)):
         if path.exists():
-            _activate(shim, state, path, where, activate)
+            if not _activate(shim, state, path, where, activate) and path == cached:
+                _broken(state, path)
             return
     state.target = cached
     state.status = (f"not built for this torch (looked in {installed_root() / shim.name} "
                     f"and {cached.parent.parent})")
 
 
-def _build(shim: Shim, state: _State, activate: Callable[[object], None], *, idle: bool,
-           progress: Callable[[str], None]) -> None:
-    """Build into the cache, then load it."""
+def _broken(state: _State, path: Path) -> None:
+    """A cached library that does not load (truncated, damaged) is built again,
+    once: not when it is the very library an earlier repair built."""
+    identity = _identity(path)
+    with contextlib.suppress(OSError):
+        if (path.parent / REPAIRED).read_text() == identity:
+            state.status = state.status[:-1] + ", even rebuilt; `python -m fastlaunch cache " \
+                           f"clear --what {path.parent.parent.name}` removes it)"
+            return
+    state.target, state.broken = path, identity
+    state.status = state.status[:-1] + "; it is rebuilt by the next build)"
+
+
+def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_fd: int, *,
+           held: bool, idle: bool, progress: Callable[[str], None]) -> None:
+    """Build into the cache under its lock (``held``: taken already, else waited
+    for here), then load it; a broken library is removed first, under the lock."""
     from .. import config
 
-    assert state.target is not None
+    target = state.target
+    assert target is not None
+    try:
+        if not held:
+            take_lock(lock_fd, wait=True)
+        repair = bool(state.broken) and _identity(target) == state.broken
+        if repair:
+            target.unlink()
+        done = target.exists()  # built by another process meanwhile
+    except BaseException:
+        os.close(lock_fd)
+        raise
+    if done:
+        os.close(lock_fd)
+        _activate(shim, state, target, "built by another process", activate)
+        return
     start = time.monotonic()
-    why = run_build(shim, state.target, idle=idle, progress=progress,
-                    verbose=config.get().verbose_build)
+    why = run_build(shim, target, idle=idle, progress=progress,
+                    verbose=config.get().verbose_build, lock_fd=lock_fd)
     if why:
         state.status = f"unavailable ({why})"
         log.warning("fastlaunch: %s %s", shim.name, state.status)
         return
-    _activate(shim, state, state.target, "built here", activate,
+    if repair:
+        with contextlib.suppress(OSError):
+            (target.parent / REPAIRED).write_text(_identity(target))
+    _activate(shim, state, target, "built here", activate,
               how=f"built in {time.monotonic() - start:.1f} s and ")
+
+
+def _await_other(shim: Shim, state: _State, activate: Callable[[object], None],
+                 lock_fd: int) -> None:
+    """Another process holds the build lock: wait for it to end, then load what it built."""
+    import fcntl
+
+    assert state.target is not None
+    try:
+        take_lock(lock_fd, wait=True)
+        try:
+            if state.target.exists() and _identity(state.target) != state.broken:
+                _activate(shim, state, state.target, "built by another process", activate)
+            else:
+                state.status = (f"unavailable (the build another process ran into "
+                                f"{state.target.parent} left no library; the next program "
+                                "builds it again)")
+                log.info("fastlaunch: %s %s", shim.name, state.status)
+        finally:
+            fcntl.flock(lock_fd, fcntl.LOCK_UN)  # even where a fork shares the descriptor
+    finally:
+        os.close(lock_fd)
+
+
+def _cannot_build(shim: Shim, state: _State) -> bool:
+    """Whether the cache folder cannot hold the build; said once per folder as a
+    warning, before any compiler runs."""
+    from .. import config
+    from . import builds
+
+    assert state.target is not None
+
+    problem = builds.cache_problem(state.target.parent)
+    if not problem:
+        return False
+    root = config.cache_dir()
+    state.status = (f"unavailable (the cache folder {root} is not usable: {problem}; "
+                    "set FASTLAUNCH_CACHE_DIR to a writable folder)")
+    level = logging.INFO if root in _warned_caches else logging.WARNING
+    _warned_caches.add(root)
+    log.log(level, "fastlaunch: %s %s", shim.name, state.status)
+    return True
 
 
 def ensure(name: str, activate: Callable[[object], None], *,
@@ -348,7 +544,7 @@ def ensure(name: str, activate: Callable[[object], None], *,
         if not state.decided:
             _decide(shim, state, activate)
         start = (build and state.builder is None and state.target is not None
-                 and state.status.startswith("not built"))
+                 and (wait or background_allowed()) and not _cannot_build(shim, state))
         if start and not compiler():
             state.status = (f"unavailable (no C++ compiler: {os.environ.get('CXX', 'c++')} "
                             f"not found; {state.status})")
@@ -356,25 +552,49 @@ def ensure(name: str, activate: Callable[[object], None], *,
                         shim.name, state.status)
             start = False
         if start:
-            assert state.target is not None
-            if wait:
-                state.status = f"building into {state.target.parent}"
-                log.info("fastlaunch: %s not built for this torch: %s", shim.name, state.status)
-            else:
-                state.status = (f"building in the background at idle priority into "
-                                f"{state.target.parent}")
-                log.info("fastlaunch: %s not built for this torch: %s; the slower path until "
-                         "it is ready (`python -m fastlaunch build` builds ahead)", shim.name,
-                         state.status)
-            state.builder = threading.Thread(
-                target=_build, args=(shim, state, activate),
-                kwargs={"idle": not wait, "progress": progress or log.info},
-                name=f"fastlaunch-{shim.name}-build", daemon=True)
-            state.builder.start()
+            _start(shim, state, activate, wait=wait, progress=progress or log.info)
         builder = state.builder
     if wait and builder is not None:
         builder.join()
     return state.status.startswith("active")
+
+
+def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wait: bool,
+           progress: Callable[[str], None]) -> None:
+    """Take the build's lock and start the builder thread (which waits for the
+    lock when ``wait``); where another process holds it, a thread that loads
+    its build when it is done, and no build here."""
+    from . import builds
+
+    target = state.target
+    assert target is not None
+    try:
+        builds.make_dirs(target.parent)
+        lock_fd = open_lock(target.parent)
+    except OSError as err:  # unusable in a way cache_problem cannot see
+        state.status = f"unavailable (cannot write {target.parent}: {err})"
+        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        return
+    held = not wait and take_lock(lock_fd, wait=False)
+    why = "not built for this torch" if not state.broken else "the cached build did not load"
+    if not wait and not held:
+        state.status = (f"being built by another process into {target.parent}; loaded here "
+                        "when it is done")
+        log.info("fastlaunch: %s %s", shim.name, state.status)
+        work, args, kwargs = _await_other, (shim, state, activate, lock_fd), {}
+    else:
+        if wait:
+            state.status = f"building into {target.parent}"
+            log.info("fastlaunch: %s %s: %s", shim.name, why, state.status)
+        else:
+            state.status = f"building in the background at idle priority into {target.parent}"
+            log.info("fastlaunch: %s %s: %s; the slower path until it is ready "
+                     "(`python -m fastlaunch build` builds ahead)", shim.name, why, state.status)
+        work, args = _build, (shim, state, activate, lock_fd)
+        kwargs = {"held": held, "idle": not wait, "progress": progress}
+    state.builder = threading.Thread(target=work, args=args, kwargs=kwargs,
+                                     name=f"fastlaunch-{shim.name}-build", daemon=True)
+    state.builder.start()
 
 
 def _verbose_at_install() -> bool:
@@ -431,6 +651,7 @@ def main(argv: Sequence[str]) -> int:
     compile_cmd.add_argument("--idle", action="store_true", help="at idle priority")
     compile_cmd.add_argument("--verbose", action="store_true", help="show the compiler output")
     compile_cmd.add_argument("--ldflag", action="append", default=[], help="a linker flag")
+    compile_cmd.add_argument("--lock-fd", type=int, help="the build lock, held by the parent")
     compile_cmd.add_argument("source", type=Path)
     compile_cmd.add_argument("name")
     compile_cmd.add_argument("path", type=Path)
@@ -446,9 +667,11 @@ def main(argv: Sequence[str]) -> int:
     if args.idle:
         lower_priority()
     compile_into(args.source, args.name, args.cflags, args.path, ldflags=args.ldflag,
-                 verbose=args.verbose)
+                 verbose=args.verbose, lock_fd=args.lock_fd)
     return 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["compile"] and hasattr(signal, "alarm"):
+        signal.alarm(BUILD_TIMEOUT_S)  # a child whose build hangs ends, and frees its lock
     sys.exit(main(sys.argv[1:]))

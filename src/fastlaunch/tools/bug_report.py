@@ -80,8 +80,11 @@ def _backends() -> dict[str, str]:
 
 
 def main() -> int:
-    """``doctor --json``: the report as one JSON object on stdout."""
-    print(json.dumps(collect(), indent=2, sort_keys=True))
+    """``doctor --json``: the report as one JSON object on stdout (no background build)."""
+    from ..runtime import torch_build
+
+    with torch_build.foreground_only():
+        print(json.dumps(collect(), indent=2, sort_keys=True))
     return 0
 
 

@@ -106,6 +106,15 @@ def integrations(cfg: config.Config, problems: list[str]) -> dict[str, str]:
 
 
 def main() -> int:
+    """The report; it starts no background build (its own process's import of
+    torch arms the integrations as a program's would)."""
+    from ..runtime import torch_build
+
+    with torch_build.foreground_only():
+        return _report()
+
+
+def _report() -> int:
     cfg = config.get()
     print(f"fastlaunch {__version__} on Python {platform.python_version()} ({sys.platform})")
     print("\nversions")
@@ -140,6 +149,8 @@ def main() -> int:
         print(line)
     print("\nrun-time builds (one row each; python -m fastlaunch cache lists their folders)")
     from ..runtime import builds, torch_build
+
+    print(f"  cache folder: {builds.cache_row()}")
 
     for name in builds.areas():
         shim = torch_build.SHIMS.get(name)

@@ -32,7 +32,7 @@ def _module() -> object:
     folder = builds.folder(NAME) / builds.key(
         torch.__version__, str(getattr(torch.version, "git_version", "")),
         str(getattr(torch_npu, "__version__", "")), sys.version, source.read_bytes())
-    folder.mkdir(parents=True, exist_ok=True)
+    builds.make_dirs(folder)  # named in npu_queue's manifest: `cache clear` removes it
     start = time.monotonic()
     module = cpp_extension.load(
         name="fastlaunch_npu_queue",
