@@ -84,6 +84,7 @@ def _command(argv: list[str] | None) -> int:
     clear.add_argument("--what", nargs="+", choices=(*caches.WHAT, *caches.ALIASES),
                        metavar="WHAT",
                        help=f"only these: {', '.join(caches.WHAT)} (default: all)")
+    caches.add_clear_options(clear)
     sub.add_parser("selfcheck", help="prove on this machine that planned launches send what "
                                      "the original launcher sends (options: selfcheck --help)")
     args = parser.parse_args(argv)
@@ -94,7 +95,9 @@ def _command(argv: list[str] | None) -> int:
 
         return demo.main()
     if args.command == "cache":
-        return caches.main(args.cache_command, getattr(args, "what", None))
+        return caches.main(args.cache_command, getattr(args, "what", None),
+                           yes=getattr(args, "yes", False),
+                           dry_run=getattr(args, "dry_run", False))
     if args.command == "doctor":
         from .tools import bug_report, doctor
 

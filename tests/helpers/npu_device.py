@@ -75,7 +75,9 @@ def install(*, device_module: bool = True) -> None:
     from torch.utils import cpp_extension
 
     folder = build_folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.is_dir():
+        folder.mkdir(parents=True)
+        builds.own(folder.parent)  # fastlaunch's: `python -m fastlaunch cache clear` removes it
     wheels.say(f"npu test device: building or finding {SOURCE} in {folder}")
     cpp_extension.load(name="fastlaunch_npu_device", sources=[str(builds.source(SOURCE))],
                        build_directory=str(folder), extra_cflags=["-O1"],

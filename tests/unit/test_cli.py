@@ -317,3 +317,26 @@ def test_a_reader_that_leaves_early_ends_the_cli_quietly(args):
     _, err = proc.communicate(timeout=300)
     assert "BrokenPipeError" not in err and "Traceback" not in err, err
     assert proc.returncode == 128 + signal.SIGPIPE
+
+
+def test_cache_clear_takes_yes_and_dry_run_on_the_command_line(tmp_path):
+    wheels_dir = tmp_path / "wheels"
+    wheels_dir.mkdir()
+    (wheels_dir / "x-1.0-py3-none-any.whl").write_bytes(b"PK")
+    (wheels_dir / builds.MANIFEST).write_text("x-1.0-py3-none-any.whl\n")
+    env = dict(os.environ, FASTLAUNCH_CACHE_DIR=str(tmp_path / "cache"),
+               FASTLAUNCH_WHEEL_CACHE=str(wheels_dir))
+
+    def clear(*flags):
+        return subprocess.run([sys.executable, "-m", "fastlaunch", "cache", "clear", *flags],
+                              env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=120, check=False)
+
+    done = clear()
+    assert done.returncode == 2 and "--yes" in done.stderr, (done.stdout, done.stderr)
+    for flags in (["--dry-run"], ["--yes", "--dry-run"]):
+        done = clear(*flags)
+        assert done.returncode == 0 and (wheels_dir / "x-1.0-py3-none-any.whl").is_file(), flags
+    done = clear("--yes")
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert not (wheels_dir / "x-1.0-py3-none-any.whl").exists()
