@@ -75,7 +75,8 @@ def test_doctor():
 def test_doctor_says_what_was_parsed():
     result = run("doctor", FASTLAUNCH="maybe")
     assert result.returncode == 0, result.stderr
-    assert "fastlaunch: off (FASTLAUNCH='maybe' is not a boolean, so off)" in result.stdout
+    assert "fastlaunch: off (FASTLAUNCH='maybe' is not a boolean, so as if unset)" \
+        in result.stdout
     assert "FASTLAUNCH=0" not in result.stdout
     assert "fastlaunch: off (FASTLAUNCH is empty)" in run("doctor", FASTLAUNCH=" ").stdout
 
