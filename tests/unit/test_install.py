@@ -23,3 +23,33 @@ def test_no_compiler_is_named_with_what_to_install(tmp_path):
     assert f"fastlaunch: no C++ compiler found (CXX={tmp_path / 'no-such-c++'} is not usable)" \
         in out, out
     assert "apt install g++" in out and "then run pip install again" in out
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed")
+def test_a_build_ships_only_the_shims_it_made(tmp_path):
+    """The build folder is shared by every build of a checkout: a build in a Python
+    without torch (pip's build isolation) starts from an empty shim folder, so its
+    wheel never carries the shims an earlier build made against some torch."""
+    import sys
+
+    pybind11 = pytest.importorskip("pybind11", reason="the CMake step finds pybind11")
+    python = tmp_path / "no-torch" / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "no-torch")],
+                   check=True, timeout=120)
+    has_torch = subprocess.run([str(python), "-c", "import torch"], capture_output=True,
+                               timeout=120, check=False).returncode == 0
+    if has_torch:
+        pytest.skip("this Python's base interpreter has torch: no Python without it here")
+    build = tmp_path / "build"
+    subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), f"-DPython_EXECUTABLE={python}",
+                    f"-Dpybind11_DIR={pybind11.get_cmake_dir()}"], capture_output=True,
+                   check=True, timeout=300)
+    earlier = build / "torch_shims" / "torch_accessor" / "0123456789abcdef"
+    earlier.mkdir(parents=True)
+    (earlier / "fastlaunch_torch_accessor_0123456789abcdef.so").write_bytes(b"an earlier build")
+    done = subprocess.run(["cmake", "--build", str(build), "--target", "torch_shims"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "fastlaunch: torch shims skipped: torch is not importable" in done.stdout
+    assert (build / "torch_shims").is_dir()
+    assert list((build / "torch_shims").iterdir()) == []
