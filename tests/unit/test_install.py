@@ -53,3 +53,23 @@ def test_a_build_ships_only_the_shims_it_made(tmp_path):
     assert "fastlaunch: torch shims skipped: torch is not importable" in done.stdout
     assert (build / "torch_shims").is_dir()
     assert list((build / "torch_shims").iterdir()) == []
+
+
+def test_every_source_compiled_after_install_ships_with_the_package():
+    """What the package and the benchmarks compile after install (builds.source("<dir>/..."))
+    lies in a folder CMake installs under fastlaunch/csrc: a wheel install, which has no
+    checkout around it, finds it there (benchmarks/bench_cuda.py needs bench/raw_launch.c)."""
+    import re
+
+    rule = re.search(r"install\(DIRECTORY ([^)]*?) DESTINATION fastlaunch/csrc\)",
+                     (ROOT / "CMakeLists.txt").read_text())
+    assert rule is not None
+    shipped = {Path(folder).relative_to("csrc").parts[0] for folder in rule.group(1).split()}
+    used = set()
+    for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]:
+        used |= {(path.name, relative.split("/")[0]) for relative in
+                 re.findall(r"builds\.source\(f?\"([^\"]+)\"\)", path.read_text())}
+    assert {"bench_cuda.py", "bench"} <= {name for pair in used for name in pair}
+    assert {folder for _, folder in used} <= shipped, sorted(used)
+    for folder in shipped:
+        assert (ROOT / "csrc" / folder).is_dir()
