@@ -142,3 +142,26 @@ def test_build_says_each_outcome_once():
         assert len(outcome) == 1 and outcome[0].startswith(f"{name}: active ("), lines
         library = outcome[0].split(": ", 2)[2].split(")")[0]
         assert sum(library in line for line in lines) == 1, lines
+
+
+def test_doctor_names_the_tracker_of_the_installed_metadata(monkeypatch, capsys):
+    import importlib.metadata
+
+    from fastlaunch.tools import doctor
+
+    real = importlib.metadata.metadata
+
+    def metadata(name):
+        found = real(name)
+        if name != "fastlaunch":
+            return found
+        fields = {"Project-URL": ["Homepage, https://example.invalid/home",
+                                  "Issues, https://example.invalid/issues"]}
+        return type("Meta", (), {"get_all": staticmethod(lambda key: fields.get(key))})()
+
+    monkeypatch.setattr(importlib.metadata, "metadata", metadata)
+    assert doctor.issue_tracker() == "https://example.invalid/issues"
+    assert doctor.main() == 0
+    assert ("to report a problem, attach: python -m fastlaunch doctor --json to an issue at "
+            "https://example.invalid/issues (docs/troubleshooting.md, 'Reporting a problem')"
+            ) in capsys.readouterr().out

@@ -73,3 +73,13 @@ def test_every_source_compiled_after_install_ships_with_the_package():
     assert {folder for _, folder in used} <= shipped, sorted(used)
     for folder in shipped:
         assert (ROOT / "csrc" / folder).is_dir()
+
+
+def test_the_project_names_its_tracker_where_a_report_goes():
+    """pyproject's [project.urls] has the tracker; "Reporting a problem" points at it."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert urls["Homepage"] == "https://github.com/fastlaunch/fastlaunch"
+    assert urls["Issues"] == "https://github.com/fastlaunch/fastlaunch/issues"
+    guide = (ROOT / "docs" / "troubleshooting.md").read_text()
+    assert f"Open an issue at <{urls['Issues']}>" in guide.split("## Reporting a problem")[1]

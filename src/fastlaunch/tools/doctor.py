@@ -31,6 +31,20 @@ def package_version(dist: str) -> str:
         return "not installed"
 
 
+def issue_tracker() -> str | None:
+    """The ``Issues`` URL of the installed package's metadata (pyproject's
+    ``[project.urls]``), or None when the metadata does not name one."""
+    try:
+        urls = importlib.metadata.metadata("fastlaunch").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "issues":
+            return url.strip()
+    return None
+
+
 def _npu_release() -> str:
     from ..integrations.torch_npu import contract
 
@@ -294,6 +308,8 @@ def main() -> int:
     print("\nper call site in your program: fastlaunch.stats(per_site=True)")
     print("to prove planned launches send what the original launcher sends, on this machine:\n"
           "  python -m fastlaunch selfcheck")
-    print("to report a problem, attach: python -m fastlaunch doctor --json "
-          "(docs/troubleshooting.md, 'Reporting a problem')")
+    tracker = issue_tracker()
+    print("to report a problem, attach: python -m fastlaunch doctor --json"
+          + (f" to an issue at {tracker}" if tracker else "")
+          + " (docs/troubleshooting.md, 'Reporting a problem')")
     return 0
