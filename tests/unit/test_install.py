@@ -83,3 +83,24 @@ def test_the_project_names_its_tracker_where_a_report_goes():
     assert urls["Issues"] == "https://github.com/fastlaunch/fastlaunch/issues"
     guide = (ROOT / "docs" / "troubleshooting.md").read_text()
     assert f"Open an issue at <{urls['Issues']}>" in guide.split("## Reporting a problem")[1]
+
+
+def test_the_readme_installs_the_build_requirements_before_a_no_isolation_install():
+    """pip does not fetch [build-system].requires for --no-build-isolation: every such
+    install line of the README follows, in its own code block, a pip install of each
+    of them (issue 27: the line alone failed with No module named 'scikit_build_core')."""
+    import re
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    names = [re.split(r"[<>=!~ ;\[]", requirement, maxsplit=1)[0] for requirement in requires]
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.S)
+    outside = re.sub(r"```bash\n.*?```", "", readme, flags=re.S)
+    assert "pip install --no-build-isolation" not in outside  # only in a block that prepares it
+    installs = [block for block in blocks if "--no-build-isolation" in block]
+    assert installs
+    for block in installs:
+        before = block.split("--no-build-isolation")[0]
+        prepared = " ".join(line for line in before.splitlines() if line.startswith("pip install"))
+        assert all(name in prepared.split() for name in names), (names, block)
