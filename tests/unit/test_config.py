@@ -230,3 +230,12 @@ def test_a_switch_warning_during_import_torch_names_the_import_line(tmp_path):
     assert done.returncode == 0, done.stderr
     assert f"{program}:3: RuntimeWarning: FASTLAUNCH_PLANNED_CALL='perhaps'" in done.stderr, \
         done.stderr
+
+
+def test_the_readme_names_the_cache_folder_rule_config_applies():
+    """README's default cache folder is the one cache_dir() computes (the test above):
+    FASTLAUNCH_CACHE_DIR, else $XDG_CACHE_HOME/fastlaunch, else ~/.cache/fastlaunch."""
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert ("the cache folder is `FASTLAUNCH_CACHE_DIR`, else `$XDG_CACHE_HOME/fastlaunch`, "
+            "else `~/.cache/fastlaunch`") in readme
+    assert "`~/.cache/fastlaunch/wheels`" not in readme  # the wheels follow the cache folder
