@@ -78,11 +78,14 @@ def _skipped_prefixes() -> tuple[str, ...]:
     (the variables are usually first read during ``import torch``)."""
     import importlib
 
-    folders = [Path(__file__).resolve().parent, Path(importlib.__file__).resolve().parent]
+    files = [__file__, importlib.__file__]
     torch = sys.modules.get("torch")
     if getattr(torch, "__file__", None):
-        folders.append(Path(torch.__file__).resolve().parent)
-    return (*(f"{folder}{os.sep}" for folder in folders), "<frozen ")
+        files.append(torch.__file__)
+    # As code objects name them, and resolved (an install through a symlink).
+    folders = {os.path.dirname(os.path.abspath(f)) for f in files} | {
+        os.path.dirname(os.path.realpath(f)) for f in files}
+    return (*sorted(f"{folder}{os.sep}" for folder in folders), "<frozen ")
 
 
 def _skipped(filename: str, prefixes: tuple[str, ...]) -> bool:
