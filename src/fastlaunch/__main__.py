@@ -22,19 +22,9 @@ def _selfcheck(argv: list[str]) -> int:
 
 def _build() -> int:
     """Build the torch shims now (images, CI), so no later process builds them."""
-    import logging
+    from .tools import build
 
-    from .runtime import torch_build
-
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    logging.getLogger("fastlaunch").setLevel(logging.INFO)
-    failed = 0
-    for name, shim in torch_build.SHIMS.items():
-        module = importlib.import_module(shim.owner)
-        active = module.ensure(build=True, wait=True)
-        print(f"{name}: {module.status()}")
-        failed += not active and not module.status().startswith("off")
-    return 1 if failed else 0
+    return build.main()
 
 
 def main(argv: list[str] | None = None) -> int:

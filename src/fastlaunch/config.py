@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import itertools
 import os
+import sys
 import threading
 import warnings
 from collections.abc import Iterator
@@ -40,16 +41,20 @@ class Config:
     parsed: tuple[tuple[str, str, str], ...] = ()  # (name, raw, meaning) for doctor
 
 
-def parse_bool(name: str, raw: str | None) -> bool:
-    """1/true/yes/on/y (any case, stripped) is on; anything unknown warns and is off."""
+def parse_bool(name: str, raw: str | None, default: bool = False) -> bool:
+    """1/true/yes/on/y (any case, stripped) is on, 0/false/no/off/n off; unset or
+    empty is ``default``, and so is anything else, with a warning (the one rule for
+    a value fastlaunch does not know: it keeps the default and says so)."""
     value = (raw or "").strip().lower()
     if value in _TRUE:
         return True
-    if value not in _FALSE:
-        warnings.warn(f"{name}={raw!r} is not a boolean (expected one of "
-                      f"{sorted(_TRUE)} or {sorted(_FALSE - {''})}); treating it as off",
-                      RuntimeWarning, stacklevel=3)
-    return False
+    if value in _FALSE - {""}:
+        return False
+    if value:
+        warn_at_caller(f"{name}={raw!r} is not a boolean (expected one of "
+                       f"{sorted(_TRUE)} or {sorted(_FALSE - {''})}); keeping the default, "
+                       f"{'on' if default else 'off'}")
+    return default
 
 
 def is_bool(raw: str) -> bool:
@@ -58,30 +63,69 @@ def is_bool(raw: str) -> bool:
 
 
 def _parse_choice(name: str, raw: str | None, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (any case, stripped); unset, empty or unknown: the first."""
     value = (raw or "").strip().lower() or choices[0]
     if value not in choices:
-        warnings.warn(f"{name}={raw!r} is not one of {choices}; using {choices[0]!r}",
-                      RuntimeWarning, stacklevel=3)
+        warn_at_caller(f"{name}={raw!r} is not one of {list(choices)}; keeping the default, "
+                       f"{choices[0]!r}")
         return choices[0]
     return value
+
+
+def _skipped_prefixes() -> tuple[str, ...]:
+    """Where the frames a switch's warning is not attributed to live: fastlaunch, and
+    the import machinery and torch's entry-point loader between it and the user
+    (the variables are usually first read during ``import torch``)."""
+    import importlib
+
+    files = [__file__, importlib.__file__]
+    torch = sys.modules.get("torch")
+    if getattr(torch, "__file__", None):
+        files.append(torch.__file__)
+    # As code objects name them, and resolved (an install through a symlink).
+    folders = {os.path.dirname(os.path.abspath(f)) for f in files} | {
+        os.path.dirname(os.path.realpath(f)) for f in files}
+    return (*sorted(f"{folder}{os.sep}" for folder in folders), "<frozen ")
+
+
+def _skipped(filename: str, prefixes: tuple[str, ...]) -> bool:
+    return filename.startswith(prefixes) or os.path.realpath(filename).startswith(prefixes)
+
+
+def warn_at_caller(message: str) -> None:
+    """A ``RuntimeWarning`` attributed to the user's line that led here (the first
+    frame outside fastlaunch, importlib and torch), not to fastlaunch's own."""
+    prefixes = _skipped_prefixes()
+    if sys.version_info >= (3, 12):
+        warnings.warn(message, RuntimeWarning, skip_file_prefixes=prefixes)
+        return
+    # Before 3.12: count the frames to skip, as warnings.warn counts them (frames of
+    # importlib's bootstrap are not counted once the walk has left the caller).
+    frame, level = sys._getframe(1), 2  # level 2: the caller of this function
+    while frame.f_back is not None and _skipped(frame.f_code.co_filename, prefixes):
+        frame = frame.f_back
+        if not ("importlib" in frame.f_code.co_filename
+                and "_bootstrap" in frame.f_code.co_filename):
+            level += 1
+    warnings.warn(message, RuntimeWarning, stacklevel=level)
 
 
 def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     env = os.environ if environ is None else environ
     parsed = []
     enabled, enabled_by = False, ""
-    # FASTLAUNCH decides when set to a value (an explicit 0 wins); torch_npu's
-    # own switch turns fast launch on only when FASTLAUNCH says nothing.
+    # FASTLAUNCH decides when set to a boolean (an explicit 0 wins); torch_npu's
+    # own switch turns fast launch on only when FASTLAUNCH says nothing (unset,
+    # empty, or a value that is not a boolean, which warns).
     for name in ("FASTLAUNCH", "TORCHINDUCTOR_NPU_FAST_LAUNCH"):
         if name not in env:
             continue
         on = parse_bool(name, env[name])
-        meaning = "on" if on else "off"
-        if not is_bool(env[name]):
-            meaning += " (not a boolean)"
+        known = is_bool(env[name])
+        meaning = ("on" if on else "off") if known else "not a boolean: as if unset"
         if enabled_by:
             meaning += f" (ignored: {enabled_by} decides)"
-        elif env[name].strip():
+        elif env[name].strip() and known:
             enabled, enabled_by = on, name
         parsed.append((name, env[name], meaning))
     backend = _parse_choice("FASTLAUNCH_BACKEND", env.get("FASTLAUNCH_BACKEND"), BACKENDS)
@@ -112,7 +156,7 @@ def _parse_default_on(env: dict[str, str] | os._Environ, name: str,
                       parsed: list[tuple[str, str, str]]) -> bool:
     """A switch that is on unless set to a false value (unset or empty: on)."""
     raw = env.get(name, "")
-    on = parse_bool(name, raw) if raw.strip() else True
+    on = parse_bool(name, raw, default=True)
     parsed.append((name, raw, "on" if on else "off"))
     return on
 

@@ -47,7 +47,8 @@ def test_an_installed_package_finds_the_copy_it_ships(monkeypatch, tmp_path):
 
 def test_the_cmake_rules_ship_what_is_compiled_after_install():
     text = (ROOT / "CMakeLists.txt").read_text()
-    assert "install(DIRECTORY csrc/shims csrc/testing DESTINATION fastlaunch/csrc)" in text
+    assert "install(DIRECTORY csrc/shims csrc/testing csrc/bench DESTINATION fastlaunch/csrc)" \
+        in text
     assert "${CMAKE_CURRENT_SOURCE_DIR}/csrc/shims/*.cpp" in text  # the shims step's inputs
 
 

@@ -143,4 +143,122 @@ def test_typed_fields(env, field, value):
 
 def test_a_bad_switch_value_names_the_variable():
     with pytest.warns(RuntimeWarning, match="FASTLAUNCH_TORCH_ACCESSOR='maybe' is not a boolean"):
-        assert config.from_environ({"FASTLAUNCH_TORCH_ACCESSOR": "maybe"}).torch_accessor is False
+        assert config.from_environ({"FASTLAUNCH_TORCH_ACCESSOR": "maybe"}).torch_accessor is True
+
+
+BOOLEANS = "['1', 'on', 'true', 'y', 'yes'] or ['0', 'false', 'n', 'no', 'off']"
+
+
+@pytest.mark.parametrize(("name", "field", "default", "accepted"), [
+    ("FASTLAUNCH", "enabled", "off", BOOLEANS),
+    ("TORCHINDUCTOR_NPU_FAST_LAUNCH", "enabled", "off", BOOLEANS),
+    ("FASTLAUNCH_STRICT", "strict", "off", BOOLEANS),
+    ("FASTLAUNCH_VERBOSE_BUILD", "verbose_build", "off", BOOLEANS),
+    ("FASTLAUNCH_PLANNED_CALL", "planned_call", "on", BOOLEANS),
+    ("FASTLAUNCH_TORCH_ACCESSOR", "torch_accessor", "on", BOOLEANS),
+    ("FASTLAUNCH_BACKEND", "backend", "'auto'", "['auto', 'npu', 'cuda', 'fake']"),
+    ("FASTLAUNCH_NPU_IMPL", "npu_impl", "'fastlaunch'", "['fastlaunch', 'torch_npu']"),
+])
+def test_a_junk_value_keeps_the_default_and_says_so(name, field, default, accepted):
+    """One rule for every switch: a value it does not know means what unset means,
+    with a warning naming the variable, the value, what it accepts and the default."""
+    unset = getattr(config.from_environ({}), field)
+    with pytest.warns(RuntimeWarning) as record:
+        junk = config.from_environ({name: "perhaps"})
+    assert getattr(junk, field) == unset
+    assert [str(w.message) for w in record] == [
+        f"{name}='perhaps' is not "
+        f"{'a boolean (expected one of' if accepted == BOOLEANS else 'one of'} {accepted}"
+        f"{')' if accepted == BOOLEANS else ''}; keeping the default, {default}"]
+
+
+def test_a_junk_fastlaunch_leaves_the_decision_to_torch_npus_switch():
+    """FASTLAUNCH='perhaps' counts as unset: TORCHINDUCTOR_NPU_FAST_LAUNCH decides."""
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH='perhaps' is not a boolean"):
+        cfg = config.from_environ({"FASTLAUNCH": "perhaps", "TORCHINDUCTOR_NPU_FAST_LAUNCH": "1"})
+    assert (cfg.enabled, cfg.enabled_by) == (True, "TORCHINDUCTOR_NPU_FAST_LAUNCH")
+    assert dict((n, m) for n, _, m in cfg.parsed)["FASTLAUNCH"] == "not a boolean: as if unset"
+
+
+def _read_config_here():
+    return config.from_environ({"FASTLAUNCH_PLANNED_CALL": "perhaps"})  # the warning's line
+
+
+def test_a_switch_warning_points_at_the_callers_line():
+    with pytest.warns(RuntimeWarning, match="FASTLAUNCH_PLANNED_CALL") as record:
+        _read_config_here()
+    line = _read_config_here.__code__.co_firstlineno + 1
+    assert [(w.filename, w.lineno) for w in record] == [(__file__, line)]
+
+
+USER_PROGRAM = """\
+import importlib.util, json, os, sys, warnings
+spec = importlib.util.spec_from_file_location("fastlaunch_config", sys.argv[1])
+config = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = config
+spec.loader.exec_module(config)
+os.environ["FASTLAUNCH_BACKEND"] = "tpu"
+with warnings.catch_warnings(record=True) as record:
+    warnings.simplefilter("always")
+    config.get()
+print(json.dumps([[w.filename, w.lineno] for w in record]))
+"""
+
+
+def _interpreters():
+    """This Python, and the others of the machine across 3.12 (skip_file_prefixes)."""
+    import sys
+
+    return [pytest.param(sys.executable, id="this"),
+            *(pytest.param(f"python{version}", id=version)
+              for version in ("3.9", "3.10", "3.11", "3.12", "3.13"))]
+
+
+@pytest.mark.parametrize("python", _interpreters())
+def test_a_switch_warning_points_at_the_user_line_on_each_python(tmp_path, python):
+    """Through config.get() (three of fastlaunch's frames) the warning names the
+    user's line, on Pythons before 3.12 (stacklevel counted) and after (skip_file_prefixes)."""
+    import json
+    import shutil
+    import subprocess
+
+    path = shutil.which(python)
+    runs = path is not None and subprocess.run([path, "-c", "pass"], capture_output=True,
+                                               timeout=60, check=False).returncode == 0
+    if not runs:
+        pytest.skip(f"{python} is not installed here (or does not run)")
+    program = tmp_path / "program.py"
+    program.write_text(USER_PROGRAM)
+    done = subprocess.run([path, str(program), config.__file__], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[str(program), 9]]
+
+
+def test_a_switch_warning_during_import_torch_names_the_import_line(tmp_path):
+    """The variables are first read by the torch.backends entry point, inside
+    ``import torch``: the warning names that line, not torch's or fastlaunch's."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed: its entry point cannot read the variables")
+    program = tmp_path / "program.py"
+    program.write_text("import warnings\nwarnings.simplefilter('always')\nimport torch\n")
+    env = {**os.environ, "FASTLAUNCH_PLANNED_CALL": "perhaps"}
+    done = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                          timeout=300, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"{program}:3: RuntimeWarning: FASTLAUNCH_PLANNED_CALL='perhaps'" in done.stderr, \
+        done.stderr
+
+
+def test_the_readme_names_the_cache_folder_rule_config_applies():
+    """README's default cache folder is the one cache_dir() computes (the test above):
+    FASTLAUNCH_CACHE_DIR, else $XDG_CACHE_HOME/fastlaunch, else ~/.cache/fastlaunch."""
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert ("the cache folder is `FASTLAUNCH_CACHE_DIR`, else `$XDG_CACHE_HOME/fastlaunch`, "
+            "else `~/.cache/fastlaunch`") in readme
+    assert "`~/.cache/fastlaunch/wheels`" not in readme  # the wheels follow the cache folder

@@ -175,7 +175,7 @@ def _said(name: str, raw: str) -> str:
     if not raw.strip():
         return f"{name} is empty"
     if not config.is_bool(raw):
-        return f"{name}={raw!r} is not a boolean, so off"
+        return f"{name}={raw!r} is not a boolean, so as if unset"
     return f"{name}={raw}"
 
 

@@ -14,6 +14,8 @@ Built and found like the tensor accessor, by ``fastlaunch.runtime.torch_build``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import _core, torch_build
 
 NAME = "aten_ops"
@@ -41,6 +43,8 @@ def status() -> str:
     return torch_build.status(NAME, loaded=_core.has_aten_ops)
 
 
-def ensure(*, build: bool = False, wait: bool = False) -> bool:
+def ensure(*, build: bool = False, wait: bool = False,
+           progress: Callable[[str], None] | None = None) -> bool:
     """True when the shim is active (see ``torch_build.ensure``)."""
-    return torch_build.ensure(NAME, _activate, loaded=_core.has_aten_ops, build=build, wait=wait)
+    return torch_build.ensure(NAME, _activate, loaded=_core.has_aten_ops, build=build, wait=wait,
+                              progress=progress)

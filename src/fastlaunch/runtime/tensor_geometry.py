@@ -13,6 +13,8 @@ background when the planned-call hook installs).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import _core, torch_build
 
 NAME = "tensor_geometry"
@@ -27,7 +29,9 @@ def status() -> str:
     return torch_build.status(NAME, loaded=_core.has_tensor_geometry)
 
 
-def ensure(*, build: bool = False, wait: bool = False) -> bool:
+def ensure(*, build: bool = False, wait: bool = False,
+           progress: Callable[[str], None] | None = None) -> bool:
     """True when the reader is active (see ``torch_build.ensure``)."""
     return torch_build.ensure(NAME, _activate, loaded=_core.has_tensor_geometry, build=build,
-                              wait=wait)
+                              wait=wait,
+                              progress=progress)

@@ -16,6 +16,8 @@ Launches use ``data_ptr()`` until the library is loaded, and with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import _core, torch_build
 
 NAME = "torch_accessor"
@@ -33,7 +35,9 @@ def status() -> str:
     return f"{line}; tensor.data_ptr() per tensor" + (" until then" if "building" in line else "")
 
 
-def ensure(*, build: bool = False, wait: bool = False) -> bool:
+def ensure(*, build: bool = False, wait: bool = False,
+           progress: Callable[[str], None] | None = None) -> bool:
     """True when the accessor is active (see ``torch_build.ensure``)."""
     return torch_build.ensure(NAME, _activate, loaded=_core.has_tensor_accessor, build=build,
-                              wait=wait)
+                              wait=wait,
+                              progress=progress)

@@ -7,7 +7,6 @@ or the error text in that field, never a failed report.
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import json
 import os
@@ -106,13 +105,17 @@ def collect() -> dict[str, Any]:
         "cann": _cann(),
         "devices": _devices(),
         "environment": {name: os.environ.get(name) for name, _ in config.VARIABLES},
-        "config": {f.name: str(getattr(cfg, f.name)) for f in dataclasses.fields(cfg)
-                   if f.name != "parsed"},
-        "enabled": autoload.decision(),
+        "config": doctor.config_values(cfg),
+        "enabled": cfg.enabled,
+        "decision": autoload.decision(),
         "strict": cfg.strict,
         "backend": cfg.backend,
         "backends": _backends(),
         "integrations": doctor.integrations(cfg, problems),
+        "planned_call": doctor.planned_call_status(cfg),
         "import_problems": problems,
+        "cpu": doctor.cpu_facts(),
+        "torch_build": doctor.torch_build_facts(),
+        "builds": doctor.build_rows(),
         "tensor_accessor": torch_accessor.status(),
     }

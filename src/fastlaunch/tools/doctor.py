@@ -16,6 +16,7 @@ import os
 import platform
 import sys
 from pathlib import Path
+from typing import Any
 
 from .. import config
 from .._version import __version__
@@ -28,6 +29,20 @@ def package_version(dist: str) -> str:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+def issue_tracker() -> str | None:
+    """The ``Issues`` URL of the installed package's metadata (pyproject's
+    ``[project.urls]``), or None when the metadata does not name one."""
+    try:
+        urls = importlib.metadata.metadata("fastlaunch").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "issues":
+            return url.strip()
+    return None
 
 
 def _npu_release() -> str:
@@ -105,6 +120,127 @@ def integrations(cfg: config.Config, problems: list[str]) -> dict[str, str]:
     return lines
 
 
+def config_values(cfg: config.Config) -> dict[str, Any]:
+    """The parsed configuration with JSON's types: booleans stay booleans, tuples
+    become lists, folders their path (text and ``--json`` show these same values)."""
+    values = {}
+    for field in dataclasses.fields(cfg):
+        if field.name == "parsed":
+            continue
+        value = getattr(cfg, field.name)
+        values[field.name] = (str(value) if isinstance(value, Path)
+                              else list(value) if isinstance(value, tuple) else value)
+    return values
+
+
+def _cpuinfo() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo (empty where there is none)."""
+    fields: dict[str, str] = {}
+    try:
+        with open("/proc/cpuinfo", errors="replace") as f:
+            for line in f:
+                if not line.strip():
+                    if fields:
+                        break
+                    continue
+                name, _, value = line.partition(":")
+                fields.setdefault(name.strip(), value.strip())
+    except OSError:
+        pass
+    return fields
+
+
+def cpu_facts() -> dict[str, Any]:
+    """The CPU and the vector ISA that CPU code is compiled for: /proc/cpuinfo's
+    model and flags (None where it does not say), the ISA Inductor picks for its
+    C++ kernels and the capability ATen dispatches to (when torch is imported)."""
+    info = _cpuinfo()
+    flags = (info.get("flags") or info.get("Features") or "").split()
+    facts: dict[str, Any] = {
+        "machine": platform.machine(),
+        "model": info.get("model name") or info.get("Model") or platform.processor() or None,
+        "avx2": ("avx2" in flags) if flags else None,
+        "avx512f": ("avx512f" in flags) if flags else None,
+        "inductor_vec_isa": None,
+        "aten_cpu_capability": None,
+    }
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return facts
+    try:
+        from torch._inductor import cpu_vec_isa
+
+        isa = cpu_vec_isa.pick_vec_isa()
+        facts["inductor_vec_isa"] = str(isa) if isa else "none (scalar code)"
+    except Exception as err:  # a probe must not stop the report
+        facts["inductor_vec_isa"] = f"not determined ({type(err).__name__}: {err})"
+    try:
+        facts["aten_cpu_capability"] = torch.backends.cpu.get_cpu_capability()
+    except Exception as err:
+        facts["aten_cpu_capability"] = f"not determined ({type(err).__name__}: {err})"
+    return facts
+
+
+def torch_build_facts() -> dict[str, Any] | None:
+    """How the imported torch was built (None when torch is not imported): the
+    version, CUDA / ROCm / CPU, and the C++ ABI the torch shims are compiled for."""
+    torch = sys.modules.get("torch")
+    if torch is None or not hasattr(torch, "version"):
+        return None
+    cuda, hip = torch.version.cuda, getattr(torch.version, "hip", None)
+    return {"version": torch.__version__, "git_version": torch.version.git_version,
+            "build": "cuda" if cuda else "rocm" if hip else "cpu", "cuda": cuda, "hip": hip,
+            "cxx11abi": bool(torch._C._GLIBCXX_USE_CXX11_ABI),
+            "debug": bool(torch.version.debug)}
+
+
+def planned_call_status(cfg: config.Config) -> dict[str, Any]:
+    """Whether Inductor's wrappers run as planned calls in a program like this one:
+    the switch, whether the hook on Inductor's code cache is in, and why not."""
+    from ..integrations import planned_call_hook
+
+    result = autoload.status().get("planned_call")
+    if not cfg.planned_call:
+        line = "off (FASTLAUNCH_PLANNED_CALL=0)"
+    elif not cfg.enabled:
+        line = "not armed (fastlaunch is off)"
+    elif result is not None:
+        line = result
+    elif importlib.util.find_spec("torch") is None:
+        line = "not armed (torch is not installed)"
+    else:
+        line = "waiting (installs when torch._inductor.codecache is imported)"
+    return {"switch": cfg.planned_call, "installed": planned_call_hook.installed(),
+            "status": line}
+
+
+def build_rows() -> dict[str, str]:
+    """One line per run-time build: the torch shims where they were found (an
+    installed or cached build; never builds), the others' cache rows."""
+    from ..runtime import builds, torch_build
+
+    rows = {}
+    for name in builds.areas():
+        shim = torch_build.SHIMS.get(name)
+        if shim is None:
+            rows[name] = builds.row(name)
+            continue
+        owner = importlib.import_module(shim.owner)  # built against torch: where from, or why not
+        owner.ensure()  # looks for an installed or cached build; never builds
+        rows[name] = owner.status()
+    return rows
+
+
+def shown(value: object, missing: str = "unknown") -> str:
+    """A fact as the text report shows it (the same value ``--json`` holds; None
+    is ``missing``)."""
+    if value is None:
+        return missing
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def main() -> int:
     """The report; it starts no background build (its own process's import of
     torch arms the integrations as a program's would)."""
@@ -130,11 +266,16 @@ def _report() -> int:
         print(f"  {'':<30}   {what}")
     print(f"  fastlaunch: {autoload.decision()}; strict: {cfg.strict}; backend: {cfg.backend}")
     print("\nconfiguration (fastlaunch.config.get(), what the variables above were parsed to)")
-    for field in dataclasses.fields(cfg):
-        if field.name != "parsed":
-            value = getattr(cfg, field.name)
-            print(f"  {field.name:<16} {value if isinstance(value, Path) else repr(value)}")
+    for name, value in config_values(cfg).items():
+        print(f"  {name:<16} {value if isinstance(value, str) else repr(value)}")
     problems = import_targets(cfg)
+    print("\ncpu (/proc/cpuinfo; the ISA Inductor's C++ kernels and ATen are built for)")
+    for name, value in cpu_facts().items():
+        print(f"  {name:<20} {shown(value)}")
+    facts = torch_build_facts()
+    print("\ntorch build" + ("" if facts else ": torch is not imported"))
+    for name, value in (facts or {}).items():
+        print(f"  {name:<20} {shown(value, missing='none')}")
     print("\nbackends")
     for name in backends.NAMES:
         try:
@@ -148,18 +289,11 @@ def _report() -> int:
     for line in _npu_lines():
         print(line)
     print("\nrun-time builds (one row each; python -m fastlaunch cache lists their folders)")
-    from ..runtime import builds, torch_build
+    from ..runtime import builds
 
     print(f"  cache folder: {builds.cache_row()}")
-
-    for name in builds.areas():
-        shim = torch_build.SHIMS.get(name)
-        if shim is None:
-            print(f"  {name}: {builds.row(name)}")
-            continue
-        owner = importlib.import_module(shim.owner)  # built against torch: where from, or why not
-        owner.ensure()  # looks for an installed or cached build; never builds
-        print(f"  {name}: {owner.status()}")
+    for name, row in build_rows().items():
+        print(f"  {name}: {row}")
     print("\nintegrations")
     print(f"  torch_npu release: {_npu_release()}")
     from ..integrations.torch_npu import in_tree
@@ -168,6 +302,7 @@ def _report() -> int:
         print(f"  npu planned launch in use: {in_tree.choice()}")
     for name, line in integrations(cfg, problems).items():
         print(f"  {name:<5} {line}")
+    print(f"  planned call: {planned_call_status(cfg)['status']}")
     for problem in problems:
         print(f"  import failed: {problem}")
     from ..integrations import cache_keys
@@ -185,6 +320,8 @@ def _report() -> int:
     print("\nper call site in your program: fastlaunch.stats(per_site=True)")
     print("to prove planned launches send what the original launcher sends, on this machine:\n"
           "  python -m fastlaunch selfcheck")
-    print("to report a problem, attach: python -m fastlaunch doctor --json "
-          "(docs/troubleshooting.md, 'Reporting a problem')")
+    tracker = issue_tracker()
+    print("to report a problem, attach: python -m fastlaunch doctor --json"
+          + (f" to an issue at {tracker}" if tracker else "")
+          + " (docs/troubleshooting.md, 'Reporting a problem')")
     return 0
