@@ -104,8 +104,10 @@ def test_torch_build_and_planned_call(reports):
     assert lines == {name: yes_no(value) for name, value in build.items()}
     assert report["planned_call"] == {"switch": True, "installed": True, "status": "installed"}
     assert "  planned call: installed\n" in text
-    assert set(report["builds"]) == {line.split(":")[0].strip()
-                                     for line in section(text, "run-time builds ")}
+    rows = {line.split(":")[0].strip(): line.split(":", 1)[1].strip()
+            for line in section(text, "run-time builds ")}
+    assert rows.pop("cache folder") == report["cache_folder"]
+    assert set(report["builds"]) == set(rows)
 
 
 def test_planned_call_switched_off_is_said_in_both():

@@ -19,7 +19,7 @@ from typing import Any
 from .. import config
 from .._version import __version__
 from ..integrations import autoload
-from ..runtime import backends
+from ..runtime import backends, builds
 from . import doctor
 
 PACKAGES = ("torch", "triton", "torch-npu", "triton-ascend", "numpy", "pybind11",
@@ -116,6 +116,7 @@ def collect() -> dict[str, Any]:
         "import_problems": problems,
         "cpu": doctor.cpu_facts(),
         "torch_build": doctor.torch_build_facts(),
+        "cache_folder": builds.cache_row(),
         "builds": doctor.build_rows(),
         "tensor_accessor": torch_accessor.status(),
     }
