@@ -110,6 +110,8 @@ PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
 PyObject* kProfilerFlag = nullptr;
 PyObject* kCallSlotKw = nullptr;
+PyObject* kDocName = nullptr;
+PyObject* kModuleName = nullptr;
 
 struct PlannedCallObject {
   PyObject_HEAD
@@ -127,6 +129,7 @@ struct PlannedCallObject {
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`
+  PyObject* function;       // the function behind it (its `__func__` when bound): attributes
   Py_ssize_t n_slots;
   int self_slot;
   int args_slot;
@@ -805,6 +808,7 @@ int PlannedCallTraverse(PyObject* obj, visitproc visit, void* arg) {
   Py_VISIT(self->profiler);
   Py_VISIT(self->dispatch_len);
   Py_VISIT(self->original);
+  Py_VISIT(self->function);
   if (self->ops != nullptr) {
     for (const Op& op : *self->ops) {
       Py_VISIT(op.extra);
@@ -828,6 +832,7 @@ int PlannedCallClear(PyObject* obj) {
   Py_CLEAR(self->dispatch_len);
   Py_CLEAR(self->static_reason);
   Py_CLEAR(self->original);
+  Py_CLEAR(self->function);
   if (self->ops != nullptr) {
     for (Op& op : *self->ops) {
       Py_CLEAR(op.extra);
@@ -874,12 +879,51 @@ int SetBypass(PyObject* obj, PyObject* value, void*) {
 
 PyGetSetDef kGetSet[] = {
     {"original", GetOriginal, nullptr, "the wrapper module's own call", nullptr},
+    {"__wrapped__", GetOriginal, nullptr, "the wrapper module's own call (inspect.unwrap)",
+     nullptr},
     {"bypass", GetBypass, SetBypass,
      "True: every call runs the original call, counted as call.bypassed (A/B benchmarks)",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject PlannedCallType{};
+
+// Attributes: the type's own (`original`, `bypass`, `__wrapped__`, `__class__`
+// and the slots) and everything else on the wrapper's function, which keeps
+// the one storage: what torch_npu or Inductor hang on `call`, at module level
+// before the module was planned or later through either object, reads back
+// through both. `__doc__` and `__module__`, which the type has too, are the
+// function's, as `__name__`, `__qualname__` and `__dict__` are.
+//
+// 1: `name` (a str) is the type's own attribute; 0: the function's; -1: error.
+int TypesOwn(PyObject* obj, PyObject* name) {
+  if (_PyType_Lookup(Py_TYPE(obj), name) == nullptr) return 0;  // sets no error
+  for (PyObject* functions : {kDocName, kModuleName}) {
+    int cmp = PyUnicode_Compare(name, functions);
+    if (cmp == -1 && PyErr_Occurred()) return -1;
+    if (cmp == 0) return 0;
+  }
+  return 1;
+}
+
+PyObject* PlannedCallGetAttr(PyObject* obj, PyObject* name) {
+  if (!PyUnicode_Check(name)) return PyObject_GenericGetAttr(obj, name);  // its TypeError
+  int types = TypesOwn(obj, name);
+  if (types < 0) return nullptr;
+  if (types == 1) return PyObject_GenericGetAttr(obj, name);
+  // The original call's: a bound `Runner.call` reads its function's (and `__self__`).
+  return PyObject_GetAttr(reinterpret_cast<PlannedCallObject*>(obj)->original, name);
+}
+
+int PlannedCallSetAttr(PyObject* obj, PyObject* name, PyObject* value) {
+  if (!PyUnicode_Check(name)) return PyObject_GenericSetAttr(obj, name, value);
+  int types = TypesOwn(obj, name);
+  if (types < 0) return -1;
+  // `bypass` is settable; `original`, `__wrapped__` and the slots are read-only.
+  if (types == 1) return PyObject_GenericSetAttr(obj, name, value);
+  // value NULL: `del`, with the function's own error when it has no such attribute.
+  return PyObject_SetAttr(reinterpret_cast<PlannedCallObject*>(obj)->function, name, value);
+}
 
 // ---- construction -------------------------------------------------------------
 
@@ -1136,6 +1180,9 @@ PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
   self->dispatch_len = own_or_null(dispatch_len);
   self->static_reason = own_or_null(static_reason);
   self->original = own(original);
+  self->function = own(PyMethod_Check(original.ptr())
+                           ? py::handle(PyMethod_GET_FUNCTION(original.ptr()))
+                           : original);
   self->n_slots = n_slots;
   self->self_slot = self_slot;
   self->args_slot = args_slot;
@@ -1149,7 +1196,12 @@ bool InitPlannedCallType(PyObject* module) {
   kOnName = PyUnicode_InternFromString("on");
   kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
   kCallSlotKw = Py_BuildValue("(s)", "call_slot");
-  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw) return false;
+  kDocName = PyUnicode_InternFromString("__doc__");
+  kModuleName = PyUnicode_InternFromString("__module__");
+  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw || !kDocName ||
+      !kModuleName) {
+    return false;
+  }
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
   PlannedCallType.tp_name = "fastlaunch.runtime._core.PlannedCall";
   PlannedCallType.tp_basicsize = sizeof(PlannedCallObject);
@@ -1162,6 +1214,8 @@ bool InitPlannedCallType(PyObject* module) {
   PlannedCallType.tp_clear = PlannedCallClear;
   PlannedCallType.tp_dealloc = PlannedCallDealloc;
   PlannedCallType.tp_getset = kGetSet;
+  PlannedCallType.tp_getattro = PlannedCallGetAttr;
+  PlannedCallType.tp_setattro = PlannedCallSetAttr;
   if (PyType_Ready(&PlannedCallType) < 0) return false;
   Py_INCREF(&PlannedCallType);
   return PyModule_AddObject(module, "PlannedCall",

@@ -59,6 +59,87 @@ def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path):
         planned_call_hook.plan_module(module)
 
 
+# A wrapper as torch_npu's graph-mode codegen writes it: the update plan hung on
+# `call` at module level (torch_npu/_inductor/_aclgraph_update_plan/codegen.py),
+# read back from the compiled callable on every replay (torch_npu/npu/_graph_tree.py).
+_UPDATE_PLAN_WRAPPER = """\
+\"\"\"A wrapper module.\"\"\"
+
+
+def call(args):
+    \"\"\"The graph.\"\"\"
+    a, = args
+    args.clear()
+    return (a + 1,)
+
+
+call._torch_npu_aclgraph_update_plan = [{"node": "fia", "inputs": [0]}]
+"""
+
+
+def test_planned_call_keeps_what_is_hung_on_call(tmp_path):
+    path = tmp_path / "w.py"
+    path.write_text(_UPDATE_PLAN_WRAPPER)
+    module = call_trace.load_file(path)
+    function = module.call
+    update_plan = function._torch_npu_aclgraph_update_plan
+    assert planned_call_hook.plan_module(module)
+    planned = module.call
+    assert isinstance(planned, _core.PlannedCall)
+    assert planned._torch_npu_aclgraph_update_plan is update_plan
+    for name in ("__name__", "__qualname__", "__module__", "__doc__", "__dict__"):
+        assert getattr(planned, name) is getattr(function, name), name
+    assert planned.__wrapped__ is function and planned.original is function
+    assert "_torch_npu_aclgraph_update_plan" in dir(planned)
+    # set later through either object, read back through both
+    replaced = [{"node": "pa", "inputs": [1]}]
+    planned._torch_npu_aclgraph_update_plan = replaced
+    assert function._torch_npu_aclgraph_update_plan is replaced
+    function.later = marker = object()
+    assert planned.later is marker
+    planned.__doc__ = "changed"
+    assert function.__doc__ == "changed"
+    del planned.later
+    assert not hasattr(function, "later") and not hasattr(planned, "later")
+    del function._torch_npu_aclgraph_update_plan
+    assert getattr(planned, "_torch_npu_aclgraph_update_plan", None) is None
+    # a missing one fails as on the function, with the function's message
+    for op in (lambda f: f.missing, lambda f: delattr(f, "missing")):
+        with pytest.raises(AttributeError) as python_info:
+            op(function)
+        with pytest.raises(AttributeError) as info:
+            op(planned)
+        assert str(info.value) == str(python_info.value)
+    # the type's own stay its own
+    with pytest.raises(AttributeError, match="not writable"):
+        planned.original = None
+    planned.bypass = True
+    assert planned.bypass and not hasattr(function, "bypass")
+    planned.bypass = False
+    # and it still runs planned
+    with config.override(enabled=True):
+        assert planned([torch.ones(1)])[0].item() == 2
+    assert fastlaunch.stats()["call.planned"] == 1
+
+
+def test_bound_runner_call_reads_and_sets_its_function(tmp_path):
+    path = tmp_path / "w.py"
+    path.write_text("class Runner:\n    def call(self, args):\n        a, = args\n"
+                    "        args.clear()\n        return (a + 1,)\n\n\n"
+                    "Runner.call.tag = 'kept'\ncall = Runner().call\n")
+    module = call_trace.load_file(path)
+    bound = module.call
+    assert planned_call_hook.plan_module(module)
+    planned = module.call
+    assert planned.tag == "kept" and planned.__self__ is bound.__self__
+    assert planned.__func__ is bound.__func__
+    planned.tag = "set"
+    assert bound.__func__.tag == "set" and bound.tag == "set"
+    with config.override(enabled=True):
+        assert planned([torch.ones(1)])[0].item() == 2
+    assert fastlaunch.stats()["call.planned"] == 1
+
+
 def test_install_wraps_the_loader_and_uninstall_restores_it():
     from torch._inductor.codecache import PyCodeCache
 
