@@ -54,7 +54,7 @@ enum OpCode : int {
   kFree = 9,     // end of a temporary: slot dst cleared
   kDel = 10,     // `del name`: slot dst cleared, UnboundLocalError when unbound
   kUnpack = 11,  // operands (slots) = a; extra: Python unpacker for anything else
-  kIsland = 12,  // exec(extra, globals, ns) with the slots `operands` named `extra2`
+  kIsland = 12,  // exec(extra, globals, ns := a()) with the slots `operands` named `extra2`
   kEnter = 13,   // dst = a; a.__enter__() (to operands[0] when given); b = pc of its kExit
   kExit = 14,    // dst.__exit__(None, None, None); dst cleared
   kReturn = 15,  // return a
@@ -142,8 +142,12 @@ struct PlannedCallObject {
 
 void Unbound(PlannedCallObject* self, int slot) {
   PyObject* name = PyTuple_GET_ITEM(self->local_names, slot);
+#if PY_VERSION_HEX >= 0x030B0000
   PyErr_Format(PyExc_UnboundLocalError,
                "cannot access local variable '%U' where it is not associated with a value", name);
+#else
+  PyErr_Format(PyExc_UnboundLocalError, "local variable '%U' referenced before assignment", name);
+#endif
 }
 
 PyObject* Load(PlannedCallObject* self, PyObject** slots, int v) {
@@ -375,10 +379,20 @@ int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
 }
 
 // The live values named by the island move into a fresh namespace (the slots
-// let go, so a `del` there frees exactly there) and back after it ran.
+// let go, so a `del` there frees exactly there) and back after it ran. The
+// namespace is made by `a` (program.IslandNamespace: a dict in which a name of
+// those slots, read while unbound, raises UnboundLocalError).
 int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
-  PyObject* ns = PyDict_New();
+  PyObject* make = Load(self, slots, op.a);
+  if (make == nullptr) return -1;
+  PyObject* ns = PyObject_CallNoArgs(make);
+  Py_DECREF(make);
   if (ns == nullptr) return -1;
+  if (!PyDict_Check(ns)) {
+    Py_DECREF(ns);
+    PyErr_SetString(PyExc_SystemError, "planned call: an island's namespace is not a dict");
+    return -1;
+  }
   size_t n = op.operands.size();
   bool moved = true;
   for (size_t i = 0; i < n && moved; ++i) {
@@ -1025,7 +1039,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       check.Slot(label, "dst", op.dst);
     }
     bool reads_a = op.code != kTuple && op.code != kList && op.code != kFree &&
-                   op.code != kDel && op.code != kIsland && op.code != kExit &&
+                   op.code != kDel && op.code != kExit &&
                    op.code != kSite;
     if (reads_a) check.Operand(label, "a", op.a);
     if (op.code == kItem || op.code == kBinary) check.Operand(label, "b", op.b);

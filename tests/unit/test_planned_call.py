@@ -264,6 +264,45 @@ def test_unbound_local_raises_like_python(tmp_path):
     assert errors[0] == errors[1]
 
 
+@pytest.mark.parametrize("module_global", ["", "a = 1001\n"])
+@pytest.mark.parametrize("island", [
+    "if args is not None:\n        b = a",  # reads it
+    "if args is not None:\n        del a",  # deletes it again
+    "if args is not None:\n        args.append(len)\n        del args[0], a",
+])
+def test_island_sees_a_deleted_local_as_python_does(tmp_path, module_global, island):
+    """A local deleted before an island is unbound there too: UnboundLocalError,
+    never NameError, never the module global of the same name."""
+    path = tmp_path / "w.py"
+    path.write_text(f"{module_global}def call(args):\n    a, = args\n    args.clear()\n"
+                    f"    del a\n    {island}\n    return (args,)\n")
+    module = call_trace.load_file(path)
+    program = planner.program_of(module.call)
+    assert [op[0] for op in program.ops].count(P.ISLAND) == 1
+    planned = planner.plan(module.call, "w", program)
+    outcomes = []
+    for call in (module.call, planned):
+        args = [1]
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the type is compared below
+            call(args)
+        outcomes.append((type(info.value), str(info.value), args))
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[0][0] is UnboundLocalError and "'a'" in outcomes[0][1]
+
+
+def test_island_reads_module_globals_and_bound_locals(tmp_path):
+    """What the island reads and is bound: the local first, then the module's global."""
+    path = tmp_path / "w.py"
+    path.write_text("a = 1001\nscale = 3\n\n\ndef call(args):\n    a, = args\n"
+                    "    args.clear()\n    if a is not None:\n        b = a * scale\n"
+                    "    return (b,)\n")
+    module = call_trace.load_file(path)
+    planned = planner.plan(module.call, "w")
+    before = _core.planned_call_runs()
+    assert planned([2]) == module.call([2]) == (6,)
+    assert _core.planned_call_runs() == before + 1
+
+
 @pytest.mark.parametrize(("line", "reason"), [
     ("b = [a for _ in range(2)]", "closure"),  # `a` becomes a cell of call()
     ("b = [i for i in range(2)]", "nested_scope"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import sys
 import types
 from collections.abc import Iterator
@@ -383,15 +384,36 @@ class _Translator:
                                                             f"{type(node).__name__}")
         names = sorted({n.id for n in ast.walk(stmt)
                         if isinstance(n, ast.Name) and n.id in self.locals})
-        body: list[ast.stmt] = [stmt]
+        body: list[ast.stmt] = [_ReadBeforeDel(self.locals).visit(copy.deepcopy(stmt))]
         declared = sorted(self.declared & {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)})
         if declared:  # binds them in the module, as call() does
             body.insert(0, ast.copy_location(ast.Global(names=declared), stmt))
         module = ast.Module(body=body, type_ignores=[])
         code = compile(module, self.func.__code__.co_filename, "exec")
-        self.emit(P.ISLAND, operands=tuple(self.locals[n] for n in names), extra=code,
-                  extra2=tuple(names))
+        self.emit(P.ISLAND, a=self.const(P.island_namespace(tuple(names))),
+                  operands=tuple(self.locals[n] for n in names), extra=code, extra2=tuple(names))
         self.program.islands.append(ast.unparse(stmt))
+
+
+class _ReadBeforeDel(ast.NodeTransformer):
+    """``del a, x[0], b`` of call()'s locals as ``a; del a; del x[0]; b; del b``:
+    under ``exec`` a DELETE_NAME of an unbound name raises NameError whatever
+    the namespace says; the read before it raises UnboundLocalError there
+    (program.IslandNamespace), as ``del`` of an unbound local does in call()."""
+
+    def __init__(self, local_names: dict) -> None:
+        self.local_names = local_names
+
+    def visit_Delete(self, node: ast.Delete) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id in self.local_names:
+                read = ast.Expr(value=ast.Name(id=target.id, ctx=ast.Load()))
+                out.append(ast.copy_location(read, target))
+            out.append(ast.copy_location(ast.Delete(targets=[target]), node))
+        for stmt in out:
+            ast.fix_missing_locations(stmt)
+        return out
 
 
 def _is_name(node: object, name: str | None = None) -> bool:
