@@ -799,7 +799,15 @@ PyObject* PlannedCallVectorcall(PyObject* callable, PyObject* const* args, size_
     found = FallbackReason(self, &reason);
   }
   if (found < 0) return nullptr;
-  if (found == 0) return Run(self, args[0]);
+  if (found == 0) {
+    // One level of the interpreter's recursion count per program run, as the
+    // Python call's frame takes one: recursion through planned calls raises
+    // RecursionError (with the interpreter's message) before the C stack ends.
+    if (Py_EnterRecursiveCall("")) return nullptr;
+    PyObject* result = Run(self, args[0]);
+    Py_LeaveRecursiveCall();
+    return result;
+  }
   Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
   std::vector<PyObject*> argv(static_cast<size_t>(nargs + n_kw + 2));
   argv[1] = reason;

@@ -303,6 +303,52 @@ def test_island_reads_module_globals_and_bound_locals(tmp_path):
     assert _core.planned_call_runs() == before + 1
 
 
+# Run in a child process: before Py_EnterRecursiveCall the planned call
+# recursed on the C stack until SIGSEGV, which must fail the test, not the run.
+_RECURSION_CHILD = """\
+import importlib.util, sys
+import fastlaunch
+from fastlaunch.integrations import planned_call_hook
+from fastlaunch.runtime import _core
+
+path, plan = sys.argv[1], sys.argv[2] == "planned"
+spec = importlib.util.spec_from_file_location("w", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+if plan:
+    assert planned_call_hook.plan_module(module)
+module.again = module.call
+depth = []
+module.tick = lambda: depth.append(None)
+with fastlaunch.enabled(True):
+    try:
+        module.call([1])
+    except RecursionError as err:
+        print(type(err).__name__, err, len(depth), _core.planned_call_runs())
+"""
+
+
+@pytest.mark.parametrize("form", [
+    "global again\n    tick()\n    return again(args)",  # planned call to planned call
+    "tick()\n    return call(args)",  # through the Python function the program holds
+])
+def test_unbounded_recursion_raises_recursion_error(tmp_path, form):
+    import subprocess
+
+    path = tmp_path / "w.py"
+    path.write_text(f"def call(args):\n    {form}\n")
+    results = []
+    for mode in ("python", "planned"):
+        child = subprocess.run([sys.executable, "-c", _RECURSION_CHILD, str(path), mode],
+                               capture_output=True, text=True, timeout=120, check=False)
+        assert child.returncode == 0, (mode, child.returncode, child.stderr[-2000:])
+        results.append(child.stdout.split())
+    python, planned = results
+    # the same error and message at the same depth (ticks): one level per run, as per frame
+    assert python[:5] == ["RecursionError", "maximum", "recursion", "depth", "exceeded"]
+    assert planned == python and int(planned[-2]) > 900 and planned[-1] == "0"  # none returned
+
+
 @pytest.mark.parametrize(("line", "reason"), [
     ("b = [a for _ in range(2)]", "closure"),  # `a` becomes a cell of call()
     ("b = [i for i in range(2)]", "nested_scope"),
