@@ -238,17 +238,34 @@ def test_whole_call_fallback_is_counted_by_reason(reason, monkeypatch):
         assert _core.planned_call_runs() == before + 1
 
 
-def test_wrong_signature_falls_back_and_strict_raises():
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("count", [0, 2, 3])
+def test_wrong_argument_count_raises_pythons_type_error(strict, count):
+    """Arguments call() refuses raise its own TypeError, in strict mode too:
+    the user's mistake, not a fallback."""
     module = call_trace.load("inductor/mlp.py")
     planned = planner.plan(module.call, "mlp")
-    with pytest.raises(TypeError) as info:
-        planned(module.get_args(), 1)
+    given = [module.get_args(), *range(count - 1)] if count else []
     with pytest.raises(TypeError) as python_info:
-        module.call(module.get_args(), 1)
-    assert str(info.value) == str(python_info.value)
-    assert fastlaunch.stats()["fallback.call_signature"] == 1
+        module.call(*given)
+    with config.override(strict=strict), pytest.raises(TypeError) as info:
+        planned(*given)
+    assert type(info.value) is TypeError and str(info.value) == str(python_info.value)
+    assert fastlaunch.stats() == {}
+
+
+def test_call_by_keyword_falls_back_and_strict_raises():
+    """``call(args=...)`` is a valid call the program does not take: the original
+    runs it (counted), and strict mode raises."""
+    module = call_trace.load("inductor/mlp.py")
+    planned = planner.plan(module.call, "mlp")
+    torch.manual_seed(0)
+    inputs = module.get_args()
+    expected = module.call([t.clone() for t in inputs])
+    call_trace.assert_bit_equal(expected, planned(args=[t.clone() for t in inputs]))
+    assert fastlaunch.stats(per_site=True)["mlp"] == {"fallback.call_signature": 1}
     with config.override(strict=True), pytest.raises(FastLaunchError, match="call_signature"):
-        planned(module.get_args(), 1)
+        planned(args=[t.clone() for t in inputs])
 
 
 def test_unbound_local_raises_like_python(tmp_path):

@@ -47,6 +47,49 @@ def test_modules_without_a_python_call_are_left_alone():
     assert fastlaunch.stats() == {"call.not_python": 1}
 
 
+def _compiled_entry_stand_in(input_handles):
+    """What the compiled ``inductor_entry_impl`` of the saved cpp_wrapper module
+    computes (relu(x) * 2 + 1), through the same handle conversions, so the
+    module loads without a C++ compile (about 90 s on this 2-core host)."""
+    (x,) = torch._C._aoti.alloc_tensors_by_stealing_from_void_ptrs(input_handles)
+    return torch._C._aoti.unsafe_alloc_void_ptrs_from_tensors([torch.relu(x) * 2 + 1])
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_cpp_wrapper_entry_is_not_planned_by_design(monkeypatch, strict):
+    """torch 2.13's cpp_wrapper writes ``call`` as a Python closure over its
+    compiled entry: counted as call.not_python, no fallback, strict does not raise."""
+    from torch._inductor.codecache import CppWrapperCodeCache
+
+    asked = []
+    monkeypatch.setattr(CppWrapperCodeCache, "load_pybinding",
+                        lambda **kwargs: asked.append(kwargs) or _compiled_entry_stand_in)
+    module = call_trace.load("cpp_wrapper/relu_scale.py")
+    assert "void inductor_entry_impl(" in asked[0]["main_code"]
+    call = module.call
+    assert call.__qualname__ == "_wrap_func.<locals>.g"  # the closure torch writes
+    with config.override(strict=strict):
+        assert not planned_call_hook.plan_module(module)
+    assert module.call is call
+    assert fastlaunch.stats() == {"call.not_python": 1}
+    x = torch.randn(8)
+    (out,) = module.call([x])
+    assert torch.equal(out, torch.relu(x) * 2 + 1)
+
+
+def test_other_closures_stay_untranslatable_and_strict_raises(tmp_path):
+    """A closure over anything but the module's compiled entry is code fastlaunch
+    could plan and does not: a fallback, and strict mode raises."""
+    path = tmp_path / "w.py"
+    path.write_text("def _wrap_func(f):\n    def g(args):\n        return f(args)\n"
+                    "    return g\n\n\ninductor_entry = len\ncall = _wrap_func(abs)\n")
+    module = call_trace.load_file(path)
+    assert not planned_call_hook.plan_module(module)
+    assert fastlaunch.stats() == {"fallback.call_untranslatable": 1}
+    with config.override(strict=True), pytest.raises(FastLaunchError, match="untranslatable"):
+        planned_call_hook.plan_module(module)
+
+
 def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path):
     path = tmp_path / "w.py"
     path.write_text("def call(args):\n    return [i for i in args]\n")
