@@ -54,7 +54,7 @@ enum OpCode : int {
   kFree = 9,     // end of a temporary: slot dst cleared
   kDel = 10,     // `del name`: slot dst cleared, UnboundLocalError when unbound
   kUnpack = 11,  // operands (slots) = a; extra: Python unpacker for anything else
-  kIsland = 12,  // exec(extra, globals, ns := a()) with the slots `operands` named `extra2`
+  kIsland = 12,  // exec(extra, globals, ns) with the slots `operands` named `extra2`
   kEnter = 13,   // dst = a; a.__enter__() (to operands[0] when given); b = pc of its kExit
   kExit = 14,    // dst.__exit__(None, None, None); dst cleared
   kReturn = 15,  // return a
@@ -378,21 +378,34 @@ int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
   return 0;
 }
 
-// The live values named by the island move into a fresh namespace (the slots
-// let go, so a `del` there frees exactly there) and back after it ran. The
-// namespace is made by `a` (program.IslandNamespace: a dict in which a name of
-// those slots, read while unbound, raises UnboundLocalError).
-int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
+// The island's namespace: a plain dict while every slot it reads (the first
+// `b` operands) is bound and it can unbind none (sub 0), else one made by `a`
+// (program.IslandNamespace, a dict in which a name of those slots, read while
+// unbound, raises UnboundLocalError where a plain one would read a module
+// global). A new reference or NULL.
+PyObject* IslandNamespace(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  bool guarded = op.sub == 1;
+  for (int i = 0; i < op.b && !guarded; ++i) {
+    guarded = slots[op.operands[static_cast<size_t>(i)]] == nullptr;
+  }
+  if (!guarded) return PyDict_New();
   PyObject* make = Load(self, slots, op.a);
-  if (make == nullptr) return -1;
+  if (make == nullptr) return nullptr;
   PyObject* ns = PyObject_CallNoArgs(make);
   Py_DECREF(make);
-  if (ns == nullptr) return -1;
-  if (!PyDict_Check(ns)) {
+  if (ns != nullptr && !PyDict_Check(ns)) {
     Py_DECREF(ns);
     PyErr_SetString(PyExc_SystemError, "planned call: an island's namespace is not a dict");
-    return -1;
+    return nullptr;
   }
+  return ns;
+}
+
+// The live values named by the island move into a fresh namespace (the slots
+// let go, so a `del` there frees exactly there) and back after it ran.
+int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  PyObject* ns = IslandNamespace(self, slots, op);
+  if (ns == nullptr) return -1;
   size_t n = op.operands.size();
   bool moved = true;
   for (size_t i = 0; i < n && moved; ++i) {
@@ -1120,6 +1133,14 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
         break;
       case kIsland:
         if (!PyCode_Check(extra)) Bad(label + " island: expected a code object");
+        if (op.b < 0 || static_cast<size_t>(op.b) > op.operands.size()) {
+          Bad(label + " b: got " + std::to_string(op.b) + ", expected 0 <= b <= " +
+              std::to_string(op.operands.size()) + " (the slots it reads)");
+        }
+        if (op.sub != 0 && op.sub != 1) {
+          Bad(label + " sub: got " + std::to_string(op.sub) +
+              ", expected 0 or 1 (the island can unbind a local)");
+        }
         if (!PyTuple_Check(extra2) ||
             static_cast<size_t>(PyTuple_GET_SIZE(extra2)) != op.operands.size()) {
           Bad(label + " island names: expected one str per slot");

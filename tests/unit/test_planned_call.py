@@ -286,6 +286,7 @@ def test_unbound_local_raises_like_python(tmp_path):
     "if args is not None:\n        b = a",  # reads it
     "if args is not None:\n        del a",  # deletes it again
     "if args is not None:\n        args.append(len)\n        del args[0], a",
+    "if args is not None:\n        del (args, (a,))",
 ])
 def test_island_sees_a_deleted_local_as_python_does(tmp_path, module_global, island):
     """A local deleted before an island is unbound there too: UnboundLocalError,
@@ -307,6 +308,30 @@ def test_island_sees_a_deleted_local_as_python_does(tmp_path, module_global, isl
     assert outcomes[0][0] is UnboundLocalError and "'a'" in outcomes[0][1]
 
 
+@pytest.mark.parametrize("module_global", ["", "a = 1001\n"])
+@pytest.mark.parametrize("island", [
+    "if args is not None:\n        del a\n        b = a",
+    "if args is not None:\n        try:\n            a.missing\n"
+    "        except AttributeError as a:\n            pass\n        b = a",
+])
+def test_island_that_unbinds_a_local_itself(tmp_path, module_global, island):
+    """A local bound as the island starts and unbound inside it (``del``, the end of
+    ``except ... as``) is unbound for the rest of the island too."""
+    path = tmp_path / "w.py"
+    path.write_text(f"{module_global}def call(args):\n    a, = args\n    {island}\n"
+                    "    return (b,)\n")
+    module = call_trace.load_file(path)
+    program = planner.program_of(module.call)
+    assert [op[4] for op in program.ops if op[0] == P.ISLAND] == [1]
+    planned = planner.plan(module.call, "w", program)
+    outcomes = []
+    for call in (module.call, planned):
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the type is compared below
+            call([1])
+        outcomes.append((type(info.value), str(info.value)))
+    assert outcomes[1] == outcomes[0] and outcomes[0][0] is UnboundLocalError
+
+
 def test_island_reads_module_globals_and_bound_locals(tmp_path):
     """What the island reads and is bound: the local first, then the module's global."""
     path = tmp_path / "w.py"
@@ -314,7 +339,11 @@ def test_island_reads_module_globals_and_bound_locals(tmp_path):
                     "    args.clear()\n    if a is not None:\n        b = a * scale\n"
                     "    return (b,)\n")
     module = call_trace.load_file(path)
-    planned = planner.plan(module.call, "w")
+    program = planner.program_of(module.call)
+    # it reads one local (a), binds one (b), unbinds none: a plain dict unless a is unbound
+    assert [(op[3], op[4], op[7]) for op in program.ops if op[0] == P.ISLAND] == [(1, 0,
+                                                                                  ("a", "b"))]
+    planned = planner.plan(module.call, "w", program)
     before = _core.planned_call_runs()
     assert planned([2]) == module.call([2]) == (6,)
     assert _core.planned_call_runs() == before + 1
@@ -397,6 +426,10 @@ def _make(ops, n_slots=2, consts=(), names=()):
     ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 (call) kwnames: more names than values"),
     ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 (enter) b: expected the pc of its exit"),
     ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
+    ((P.ISLAND, -1, 0, 2, 0, (1,), compile("pass", "w", "exec"), ("x",)),
+     "op 0 b: got 2, expected 0 <= b <= 1 (the slots it reads)"),
+    ((P.ISLAND, -1, 0, 0, 2, (1,), compile("pass", "w", "exec"), ("x",)),
+     "op 0 sub: got 2, expected 0 or 1"),
 ])
 def test_bad_programs_are_refused_with_field_and_value(op, message):
     with pytest.raises(ValueError, match="planned call: ") as info:
