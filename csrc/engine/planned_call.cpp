@@ -18,6 +18,10 @@
 // pointer: it runs them through ATen's C++ API, views folded into them
 // included, or declines, and then the Python callable runs as above.
 //
+// Like the Python function it stands for, a PlannedCall keeps every attribute
+// others hang on it (on that function: PlannedCallGetAttr), and each run takes
+// one level of the interpreter's recursion count.
+//
 // Whole-call fallback (before any op runs): the module's original `call`
 // through `fallback(reason, args)` when a reason fixed at build is set, the
 // run-time switch is off, the autograd profiler is on, or a dispatch mode is

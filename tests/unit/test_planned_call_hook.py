@@ -77,6 +77,20 @@ def test_cpp_wrapper_entry_is_not_planned_by_design(monkeypatch, strict):
     assert torch.equal(out, torch.relu(x) * 2 + 1)
 
 
+def test_saved_cpp_wrapper_module_is_shaped_as_the_installed_torch_writes_it():
+    """The saved module's entry is what this torch's cpp_wrapper codegen writes
+    (a real compile takes about 90 s here, so the test above loads the saved one)."""
+    import inspect
+
+    from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
+
+    source = inspect.getsource(CppWrapperCpu._generate_end_jit)
+    saved = (call_trace.WRAPPERS / "cpp_wrapper" / "relu_scale.py").read_text()
+    for line in ("inductor_entry = CppWrapperCodeCache.load_pybinding(", "def _wrap_func(f):",
+                 "def g(args):", "call = _wrap_func(inductor_entry)"):
+        assert line in source and line in saved, line
+
+
 def test_other_closures_stay_untranslatable_and_strict_raises(tmp_path):
     """A closure over anything but the module's compiled entry is code fastlaunch
     could plan and does not: a fallback, and strict mode raises."""
