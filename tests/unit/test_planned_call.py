@@ -358,6 +358,7 @@ from fastlaunch.integrations import planned_call_hook
 from fastlaunch.runtime import _core
 
 path, plan = sys.argv[1], sys.argv[2] == "planned"
+sys.setrecursionlimit(int(sys.argv[3]))
 spec = importlib.util.spec_from_file_location("w", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
@@ -374,25 +375,29 @@ with fastlaunch.enabled(True):
 """
 
 
-@pytest.mark.parametrize("form", [
-    "global again\n    tick()\n    return again(args)",  # planned call to planned call
-    "tick()\n    return call(args)",  # through the Python function the program holds
+@pytest.mark.parametrize(("form", "ticks_per_run"), [
+    ("global again\n    tick()\n    return again(args)", 1),  # planned call to planned call
+    ("tick()\n    return call(args)", 2),  # through the Python function the program holds
 ])
-def test_unbounded_recursion_raises_recursion_error(tmp_path, form):
+def test_unbounded_recursion_raises_recursion_error(tmp_path, form, ticks_per_run):
     import subprocess
 
     path = tmp_path / "w.py"
     path.write_text(f"def call(args):\n    {form}\n")
     results = []
-    for mode in ("python", "planned"):
-        child = subprocess.run([sys.executable, "-c", _RECURSION_CHILD, str(path), mode],
+    for mode, limit in (("python", 1000), ("planned", 1000), ("planned", 100000)):
+        child = subprocess.run([sys.executable, "-c", _RECURSION_CHILD, str(path), mode,
+                                str(limit)],
                                capture_output=True, text=True, timeout=120, check=False)
         assert child.returncode == 0, (mode, child.returncode, child.stderr[-2000:])
         results.append(child.stdout.split())
-    python, planned = results
+    python, planned, raised = results
     # the same error and message at the same depth (ticks): one level per run, as per frame
     assert python[:5] == ["RecursionError", "maximum", "recursion", "depth", "exceeded"]
     assert planned == python and int(planned[-2]) > 900 and planned[-1] == "0"  # none returned
+    # under a raised limit the runs, which nest on the C stack, stop at 3000 of them
+    # (one tick each, and one per Python frame between them in the second form)
+    assert raised[:5] == python[:5] and int(raised[-2]) == ticks_per_run * 3000, raised
 
 
 @pytest.mark.parametrize(("line", "reason"), [
