@@ -432,9 +432,9 @@ def _make(ops, n_slots=2, consts=(), names=()):
     ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 (enter) b: expected the pc of its exit"),
     ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
     ((P.ISLAND, -1, 0, 2, 0, (1,), compile("pass", "w", "exec"), ("x",)),
-     "op 0 b: got 2, expected 0 <= b <= 1 (the slots it reads)"),
+     "op 0 (island) b: got 2, expected 0 <= b <= 1 (the slots it reads)"),
     ((P.ISLAND, -1, 0, 0, 2, (1,), compile("pass", "w", "exec"), ("x",)),
-     "op 0 sub: got 2, expected 0 or 1"),
+     "op 0 (island) sub: got 2, expected 0 or 1"),
 ])
 def test_bad_programs_are_refused_with_field_and_value(op, message):
     with pytest.raises(ValueError, match="planned call: ") as info:
