@@ -18,6 +18,10 @@
 // pointer: it runs them through ATen's C++ API, views folded into them
 // included, or declines, and then the Python callable runs as above.
 //
+// Like the Python function it stands for, a PlannedCall keeps every attribute
+// others hang on it (on that function: PlannedCallGetAttr), and each run takes
+// one level of the interpreter's recursion count.
+//
 // Whole-call fallback (before any op runs): the module's original `call`
 // through `fallback(reason, args)` when a reason fixed at build is set, the
 // run-time switch is off, the autograd profiler is on, or a dispatch mode is
@@ -104,12 +108,17 @@ constexpr int kMaxViewOperands = 22;
 uint64_t g_native_ran[kNativeKinds] = {};       // under the GIL
 uint64_t g_native_declined[kNativeKinds] = {};  // under the GIL
 std::atomic<bool> g_profiling{false};
+// Runs nested in one thread at most: about 1.5 KB of C stack each (measured),
+// 4.5 MB of the usual 8 MB thread stack.
+constexpr int kMaxNestedRuns = 3000;
 uint64_t g_bypassed = 0;  // calls sent to `original` by `bypass` (under the GIL)
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
 PyObject* kProfilerFlag = nullptr;
 PyObject* kCallSlotKw = nullptr;
+PyObject* kDocName = nullptr;
+PyObject* kModuleName = nullptr;
 
 struct PlannedCallObject {
   PyObject_HEAD
@@ -127,6 +136,7 @@ struct PlannedCallObject {
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`
+  PyObject* function;       // the function behind it (its `__func__` when bound): attributes
   Py_ssize_t n_slots;
   int self_slot;
   int args_slot;
@@ -139,8 +149,12 @@ struct PlannedCallObject {
 
 void Unbound(PlannedCallObject* self, int slot) {
   PyObject* name = PyTuple_GET_ITEM(self->local_names, slot);
+#if PY_VERSION_HEX >= 0x030B0000
   PyErr_Format(PyExc_UnboundLocalError,
                "cannot access local variable '%U' where it is not associated with a value", name);
+#else
+  PyErr_Format(PyExc_UnboundLocalError, "local variable '%U' referenced before assignment", name);
+#endif
 }
 
 PyObject* Load(PlannedCallObject* self, PyObject** slots, int v) {
@@ -371,10 +385,33 @@ int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
   return 0;
 }
 
+// The island's namespace: a plain dict while every slot it reads (the first
+// `b` operands) is bound and it can unbind none (sub 0), else one made by `a`
+// (program.IslandNamespace, a dict in which a name of those slots, read while
+// unbound, raises UnboundLocalError where a plain one would read a module
+// global). A new reference or NULL.
+PyObject* IslandNamespace(PlannedCallObject* self, PyObject** slots, const Op& op) {
+  bool guarded = op.sub == 1;
+  for (int i = 0; i < op.b && !guarded; ++i) {
+    guarded = slots[op.operands[static_cast<size_t>(i)]] == nullptr;
+  }
+  if (!guarded) return PyDict_New();
+  PyObject* make = Load(self, slots, op.a);
+  if (make == nullptr) return nullptr;
+  PyObject* ns = PyObject_CallNoArgs(make);
+  Py_DECREF(make);
+  if (ns != nullptr && !PyDict_Check(ns)) {
+    Py_DECREF(ns);
+    PyErr_SetString(PyExc_SystemError, "planned call: an island's namespace is not a dict");
+    return nullptr;
+  }
+  return ns;
+}
+
 // The live values named by the island move into a fresh namespace (the slots
 // let go, so a `del` there frees exactly there) and back after it ran.
 int Island(PlannedCallObject* self, PyObject** slots, const Op& op) {
-  PyObject* ns = PyDict_New();
+  PyObject* ns = IslandNamespace(self, slots, op);
   if (ns == nullptr) return -1;
   size_t n = op.operands.size();
   bool moved = true;
@@ -782,7 +819,27 @@ PyObject* PlannedCallVectorcall(PyObject* callable, PyObject* const* args, size_
     found = FallbackReason(self, &reason);
   }
   if (found < 0) return nullptr;
-  if (found == 0) return Run(self, args[0]);
+  if (found == 0) {
+    // One level of the interpreter's recursion count per program run, as the
+    // Python call's frame takes one, so recursion through planned calls raises
+    // RecursionError, with the interpreter's message, where the Python call
+    // would. Unlike Python frames (3.11+), runs nest on the C stack: from 3.12
+    // the count above is the C one (10000 deep on 3.13), and a raised limit
+    // would let them overflow it, so nested runs also stop at the recursion
+    // limit and at kMaxNestedRuns.
+    if (Py_EnterRecursiveCall("")) return nullptr;
+    thread_local int nested_runs = 0;
+    if (nested_runs >= std::min(Py_GetRecursionLimit(), kMaxNestedRuns)) {
+      Py_LeaveRecursiveCall();
+      PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
+      return nullptr;
+    }
+    ++nested_runs;
+    PyObject* result = Run(self, args[0]);
+    --nested_runs;
+    Py_LeaveRecursiveCall();
+    return result;
+  }
   Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
   std::vector<PyObject*> argv(static_cast<size_t>(nargs + n_kw + 2));
   argv[1] = reason;
@@ -805,6 +862,7 @@ int PlannedCallTraverse(PyObject* obj, visitproc visit, void* arg) {
   Py_VISIT(self->profiler);
   Py_VISIT(self->dispatch_len);
   Py_VISIT(self->original);
+  Py_VISIT(self->function);
   if (self->ops != nullptr) {
     for (const Op& op : *self->ops) {
       Py_VISIT(op.extra);
@@ -828,6 +886,7 @@ int PlannedCallClear(PyObject* obj) {
   Py_CLEAR(self->dispatch_len);
   Py_CLEAR(self->static_reason);
   Py_CLEAR(self->original);
+  Py_CLEAR(self->function);
   if (self->ops != nullptr) {
     for (Op& op : *self->ops) {
       Py_CLEAR(op.extra);
@@ -874,12 +933,51 @@ int SetBypass(PyObject* obj, PyObject* value, void*) {
 
 PyGetSetDef kGetSet[] = {
     {"original", GetOriginal, nullptr, "the wrapper module's own call", nullptr},
+    {"__wrapped__", GetOriginal, nullptr, "the wrapper module's own call (inspect.unwrap)",
+     nullptr},
     {"bypass", GetBypass, SetBypass,
      "True: every call runs the original call, counted as call.bypassed (A/B benchmarks)",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject PlannedCallType{};
+
+// Attributes: the type's own (`original`, `bypass`, `__wrapped__`, `__class__`
+// and the slots) and everything else on the wrapper's function, which keeps
+// the one storage: what torch_npu or Inductor hang on `call`, at module level
+// before the module was planned or later through either object, reads back
+// through both. `__doc__` and `__module__`, which the type has too, are the
+// function's, as `__name__`, `__qualname__` and `__dict__` are.
+//
+// 1: `name` (a str) is the type's own attribute; 0: the function's; -1: error.
+int TypesOwn(PyObject* obj, PyObject* name) {
+  if (_PyType_Lookup(Py_TYPE(obj), name) == nullptr) return 0;  // sets no error
+  for (PyObject* functions : {kDocName, kModuleName}) {
+    int cmp = PyUnicode_Compare(name, functions);
+    if (cmp == -1 && PyErr_Occurred()) return -1;
+    if (cmp == 0) return 0;
+  }
+  return 1;
+}
+
+PyObject* PlannedCallGetAttr(PyObject* obj, PyObject* name) {
+  if (!PyUnicode_Check(name)) return PyObject_GenericGetAttr(obj, name);  // its TypeError
+  int types = TypesOwn(obj, name);
+  if (types < 0) return nullptr;
+  if (types == 1) return PyObject_GenericGetAttr(obj, name);
+  // The original call's: a bound `Runner.call` reads its function's (and `__self__`).
+  return PyObject_GetAttr(reinterpret_cast<PlannedCallObject*>(obj)->original, name);
+}
+
+int PlannedCallSetAttr(PyObject* obj, PyObject* name, PyObject* value) {
+  if (!PyUnicode_Check(name)) return PyObject_GenericSetAttr(obj, name, value);
+  int types = TypesOwn(obj, name);
+  if (types < 0) return -1;
+  // `bypass` is settable; `original`, `__wrapped__` and the slots are read-only.
+  if (types == 1) return PyObject_GenericSetAttr(obj, name, value);
+  // value NULL: `del`, with the function's own error when it has no such attribute.
+  return PyObject_SetAttr(reinterpret_cast<PlannedCallObject*>(obj)->function, name, value);
+}
 
 // ---- construction -------------------------------------------------------------
 
@@ -981,7 +1079,7 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       check.Slot(label, "dst", op.dst);
     }
     bool reads_a = op.code != kTuple && op.code != kList && op.code != kFree &&
-                   op.code != kDel && op.code != kIsland && op.code != kExit &&
+                   op.code != kDel && op.code != kExit &&
                    op.code != kSite;
     if (reads_a) check.Operand(label, "a", op.a);
     if (op.code == kItem || op.code == kBinary) check.Operand(label, "b", op.b);
@@ -1054,6 +1152,14 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
         break;
       case kIsland:
         if (!PyCode_Check(extra)) Bad(label + " island: expected a code object");
+        if (op.b < 0 || static_cast<size_t>(op.b) > op.operands.size()) {
+          Bad(label + " b: got " + std::to_string(op.b) + ", expected 0 <= b <= " +
+              std::to_string(op.operands.size()) + " (the slots it reads)");
+        }
+        if (op.sub != 0 && op.sub != 1) {
+          Bad(label + " sub: got " + std::to_string(op.sub) +
+              ", expected 0 or 1 (the island can unbind a local)");
+        }
         if (!PyTuple_Check(extra2) ||
             static_cast<size_t>(PyTuple_GET_SIZE(extra2)) != op.operands.size()) {
           Bad(label + " island names: expected one str per slot");
@@ -1136,6 +1242,9 @@ PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
   self->dispatch_len = own_or_null(dispatch_len);
   self->static_reason = own_or_null(static_reason);
   self->original = own(original);
+  self->function = own(PyMethod_Check(original.ptr())
+                           ? py::handle(PyMethod_GET_FUNCTION(original.ptr()))
+                           : original);
   self->n_slots = n_slots;
   self->self_slot = self_slot;
   self->args_slot = args_slot;
@@ -1149,7 +1258,12 @@ bool InitPlannedCallType(PyObject* module) {
   kOnName = PyUnicode_InternFromString("on");
   kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
   kCallSlotKw = Py_BuildValue("(s)", "call_slot");
-  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw) return false;
+  kDocName = PyUnicode_InternFromString("__doc__");
+  kModuleName = PyUnicode_InternFromString("__module__");
+  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw || !kDocName ||
+      !kModuleName) {
+    return false;
+  }
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
   PlannedCallType.tp_name = "fastlaunch.runtime._core.PlannedCall";
   PlannedCallType.tp_basicsize = sizeof(PlannedCallObject);
@@ -1162,6 +1276,8 @@ bool InitPlannedCallType(PyObject* module) {
   PlannedCallType.tp_clear = PlannedCallClear;
   PlannedCallType.tp_dealloc = PlannedCallDealloc;
   PlannedCallType.tp_getset = kGetSet;
+  PlannedCallType.tp_getattro = PlannedCallGetAttr;
+  PlannedCallType.tp_setattro = PlannedCallSetAttr;
   if (PyType_Ready(&PlannedCallType) < 0) return false;
   Py_INCREF(&PlannedCallType);
   return PyModule_AddObject(module, "PlannedCall",

@@ -238,17 +238,34 @@ def test_whole_call_fallback_is_counted_by_reason(reason, monkeypatch):
         assert _core.planned_call_runs() == before + 1
 
 
-def test_wrong_signature_falls_back_and_strict_raises():
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("count", [0, 2, 3])
+def test_wrong_argument_count_raises_pythons_type_error(strict, count):
+    """Arguments call() refuses raise its own TypeError, in strict mode too:
+    the user's mistake, not a fallback."""
     module = call_trace.load("inductor/mlp.py")
     planned = planner.plan(module.call, "mlp")
-    with pytest.raises(TypeError) as info:
-        planned(module.get_args(), 1)
+    given = [module.get_args(), *range(count - 1)] if count else []
     with pytest.raises(TypeError) as python_info:
-        module.call(module.get_args(), 1)
-    assert str(info.value) == str(python_info.value)
-    assert fastlaunch.stats()["fallback.call_signature"] == 1
+        module.call(*given)
+    with config.override(strict=strict), pytest.raises(TypeError) as info:
+        planned(*given)
+    assert type(info.value) is TypeError and str(info.value) == str(python_info.value)
+    assert fastlaunch.stats() == {}
+
+
+def test_call_by_keyword_falls_back_and_strict_raises():
+    """``call(args=...)`` is a valid call the program does not take: the original
+    runs it (counted), and strict mode raises."""
+    module = call_trace.load("inductor/mlp.py")
+    planned = planner.plan(module.call, "mlp")
+    torch.manual_seed(0)
+    inputs = module.get_args()
+    expected = module.call([t.clone() for t in inputs])
+    call_trace.assert_bit_equal(expected, planned(args=[t.clone() for t in inputs]))
+    assert fastlaunch.stats(per_site=True)["mlp"] == {"fallback.call_signature": 1}
     with config.override(strict=True), pytest.raises(FastLaunchError, match="call_signature"):
-        planned(module.get_args(), 1)
+        planned(args=[t.clone() for t in inputs])
 
 
 def test_unbound_local_raises_like_python(tmp_path):
@@ -262,6 +279,125 @@ def test_unbound_local_raises_like_python(tmp_path):
             call([1])
         errors.append(str(info.value))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("module_global", ["", "a = 1001\n"])
+@pytest.mark.parametrize("island", [
+    "if args is not None:\n        b = a",  # reads it
+    "if args is not None:\n        del a",  # deletes it again
+    "if args is not None:\n        args.append(len)\n        del args[0], a",
+    "if args is not None:\n        del (args, (a,))",
+])
+def test_island_sees_a_deleted_local_as_python_does(tmp_path, module_global, island):
+    """A local deleted before an island is unbound there too: UnboundLocalError,
+    never NameError, never the module global of the same name."""
+    path = tmp_path / "w.py"
+    path.write_text(f"{module_global}def call(args):\n    a, = args\n    args.clear()\n"
+                    f"    del a\n    {island}\n    return (args,)\n")
+    module = call_trace.load_file(path)
+    program = planner.program_of(module.call)
+    assert [op[0] for op in program.ops].count(P.ISLAND) == 1
+    planned = planner.plan(module.call, "w", program)
+    outcomes = []
+    for call in (module.call, planned):
+        args = [1]
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the type is compared below
+            call(args)
+        outcomes.append((type(info.value), str(info.value), args))
+    assert outcomes[1] == outcomes[0]
+    assert outcomes[0][0] is UnboundLocalError and "'a'" in outcomes[0][1]
+
+
+@pytest.mark.parametrize("module_global", ["", "a = 1001\n"])
+@pytest.mark.parametrize("island", [
+    "if args is not None:\n        del a\n        b = a",
+    "if args is not None:\n        try:\n            a.missing\n"
+    "        except AttributeError as a:\n            pass\n        b = a",
+])
+def test_island_that_unbinds_a_local_itself(tmp_path, module_global, island):
+    """A local bound as the island starts and unbound inside it (``del``, the end of
+    ``except ... as``) is unbound for the rest of the island too."""
+    path = tmp_path / "w.py"
+    path.write_text(f"{module_global}def call(args):\n    a, = args\n    {island}\n"
+                    "    return (b,)\n")
+    module = call_trace.load_file(path)
+    program = planner.program_of(module.call)
+    assert [op[4] for op in program.ops if op[0] == P.ISLAND] == [1]
+    planned = planner.plan(module.call, "w", program)
+    outcomes = []
+    for call in (module.call, planned):
+        with pytest.raises(Exception) as info:  # noqa: PT011 - the type is compared below
+            call([1])
+        outcomes.append((type(info.value), str(info.value)))
+    assert outcomes[1] == outcomes[0] and outcomes[0][0] is UnboundLocalError
+
+
+def test_island_reads_module_globals_and_bound_locals(tmp_path):
+    """What the island reads and is bound: the local first, then the module's global."""
+    path = tmp_path / "w.py"
+    path.write_text("a = 1001\nscale = 3\n\n\ndef call(args):\n    a, = args\n"
+                    "    args.clear()\n    if a is not None:\n        b = a * scale\n"
+                    "    return (b,)\n")
+    module = call_trace.load_file(path)
+    program = planner.program_of(module.call)
+    # it reads one local (a), binds one (b), unbinds none: a plain dict unless a is unbound
+    assert [(op[3], op[4], op[7]) for op in program.ops if op[0] == P.ISLAND] == [(1, 0,
+                                                                                  ("a", "b"))]
+    planned = planner.plan(module.call, "w", program)
+    before = _core.planned_call_runs()
+    assert planned([2]) == module.call([2]) == (6,)
+    assert _core.planned_call_runs() == before + 1
+
+
+# Run in a child process: before Py_EnterRecursiveCall the planned call
+# recursed on the C stack until SIGSEGV, which must fail the test, not the run.
+_RECURSION_CHILD = """\
+import importlib.util, sys
+import fastlaunch
+from fastlaunch.integrations import planned_call_hook
+from fastlaunch.runtime import _core
+
+path, plan = sys.argv[1], sys.argv[2] == "planned"
+sys.setrecursionlimit(int(sys.argv[3]))
+spec = importlib.util.spec_from_file_location("w", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+if plan:
+    assert planned_call_hook.plan_module(module)
+module.again = module.call
+depth = []
+module.tick = lambda: depth.append(None)
+with fastlaunch.enabled(True):
+    try:
+        module.call([1])
+    except RecursionError as err:
+        print(type(err).__name__, err, len(depth), _core.planned_call_runs())
+"""
+
+
+@pytest.mark.parametrize(("form", "ticks_per_run"), [
+    ("global again\n    tick()\n    return again(args)", 1),  # planned call to planned call
+    ("tick()\n    return call(args)", 2),  # through the Python function the program holds
+])
+def test_unbounded_recursion_raises_recursion_error(tmp_path, form, ticks_per_run):
+    import subprocess
+
+    path = tmp_path / "w.py"
+    path.write_text(f"def call(args):\n    {form}\n")
+    results = []
+    for mode, limit in (("python", 1000), ("planned", 1000), ("planned", 100000)):
+        child = subprocess.run([sys.executable, "-c", _RECURSION_CHILD, str(path), mode,
+                                str(limit)],
+                               capture_output=True, text=True, timeout=120, check=False)
+        assert child.returncode == 0, (mode, child.returncode, child.stderr[-2000:])
+        results.append(child.stdout.split())
+    python, planned, raised = results
+    # the same error and message at the same depth (ticks): one level per run, as per frame
+    assert python[:5] == ["RecursionError", "maximum", "recursion", "depth", "exceeded"]
+    assert planned == python and int(planned[-2]) > 900 and planned[-1] == "0"  # none returned
+    # under a raised limit the runs, which nest on the C stack, stop at 3000 of them
+    # (one tick each, and one per Python frame between them in the second form)
+    assert raised[:5] == python[:5] and int(raised[-2]) == ticks_per_run * 3000, raised
 
 
 @pytest.mark.parametrize(("line", "reason"), [
@@ -295,6 +431,10 @@ def _make(ops, n_slots=2, consts=(), names=()):
     ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 (call) kwnames: more names than values"),
     ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 (enter) b: expected the pc of its exit"),
     ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
+    ((P.ISLAND, -1, 0, 2, 0, (1,), compile("pass", "w", "exec"), ("x",)),
+     "op 0 (island) b: got 2, expected 0 <= b <= 1 (the slots it reads)"),
+    ((P.ISLAND, -1, 0, 0, 2, (1,), compile("pass", "w", "exec"), ("x",)),
+     "op 0 (island) sub: got 2, expected 0 or 1"),
 ])
 def test_bad_programs_are_refused_with_field_and_value(op, message):
     with pytest.raises(ValueError, match="planned call: ") as info:

@@ -47,6 +47,63 @@ def test_modules_without_a_python_call_are_left_alone():
     assert fastlaunch.stats() == {"call.not_python": 1}
 
 
+def _compiled_entry_stand_in(input_handles):
+    """What the compiled ``inductor_entry_impl`` of the saved cpp_wrapper module
+    computes (relu(x) * 2 + 1), through the same handle conversions, so the
+    module loads without a C++ compile (about 90 s on this 2-core host)."""
+    (x,) = torch._C._aoti.alloc_tensors_by_stealing_from_void_ptrs(input_handles)
+    return torch._C._aoti.unsafe_alloc_void_ptrs_from_tensors([torch.relu(x) * 2 + 1])
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_cpp_wrapper_entry_is_not_planned_by_design(monkeypatch, strict):
+    """torch 2.13's cpp_wrapper writes ``call`` as a Python closure over its
+    compiled entry: counted as call.not_python, no fallback, strict does not raise."""
+    from torch._inductor.codecache import CppWrapperCodeCache
+
+    asked = []
+    monkeypatch.setattr(CppWrapperCodeCache, "load_pybinding",
+                        lambda **kwargs: asked.append(kwargs) or _compiled_entry_stand_in)
+    module = call_trace.load("cpp_wrapper/relu_scale.py")
+    assert "void inductor_entry_impl(" in asked[0]["main_code"]
+    call = module.call
+    assert call.__qualname__ == "_wrap_func.<locals>.g"  # the closure torch writes
+    with config.override(strict=strict):
+        assert not planned_call_hook.plan_module(module)
+    assert module.call is call
+    assert fastlaunch.stats() == {"call.not_python": 1}
+    x = torch.randn(8)
+    (out,) = module.call([x])
+    assert torch.equal(out, torch.relu(x) * 2 + 1)
+
+
+def test_saved_cpp_wrapper_module_is_shaped_as_the_installed_torch_writes_it():
+    """The saved module's entry is what this torch's cpp_wrapper codegen writes
+    (a real compile takes about 90 s here, so the test above loads the saved one)."""
+    import inspect
+
+    from torch._inductor.codegen.cpp_wrapper_cpu import CppWrapperCpu
+
+    source = inspect.getsource(CppWrapperCpu._generate_end_jit)
+    saved = (call_trace.WRAPPERS / "cpp_wrapper" / "relu_scale.py").read_text()
+    for line in ("inductor_entry = CppWrapperCodeCache.load_pybinding(", "def _wrap_func(f):",
+                 "def g(args):", "call = _wrap_func(inductor_entry)"):
+        assert line in source and line in saved, line
+
+
+def test_other_closures_stay_untranslatable_and_strict_raises(tmp_path):
+    """A closure over anything but the module's compiled entry is code fastlaunch
+    could plan and does not: a fallback, and strict mode raises."""
+    path = tmp_path / "w.py"
+    path.write_text("def _wrap_func(f):\n    def g(args):\n        return f(args)\n"
+                    "    return g\n\n\ninductor_entry = len\ncall = _wrap_func(abs)\n")
+    module = call_trace.load_file(path)
+    assert not planned_call_hook.plan_module(module)
+    assert fastlaunch.stats() == {"fallback.call_untranslatable": 1}
+    with config.override(strict=True), pytest.raises(FastLaunchError, match="untranslatable"):
+        planned_call_hook.plan_module(module)
+
+
 def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path):
     path = tmp_path / "w.py"
     path.write_text("def call(args):\n    return [i for i in args]\n")
@@ -57,6 +114,87 @@ def test_untranslatable_module_keeps_python_call_and_strict_raises(tmp_path):
     assert fastlaunch.stats()["fallback.call_untranslatable"] == 1
     with config.override(strict=True), pytest.raises(FastLaunchError, match="untranslatable"):
         planned_call_hook.plan_module(module)
+
+
+# A wrapper as torch_npu's graph-mode codegen writes it: the update plan hung on
+# `call` at module level (torch_npu/_inductor/_aclgraph_update_plan/codegen.py),
+# read back from the compiled callable on every replay (torch_npu/npu/_graph_tree.py).
+_UPDATE_PLAN_WRAPPER = """\
+\"\"\"A wrapper module.\"\"\"
+
+
+def call(args):
+    \"\"\"The graph.\"\"\"
+    a, = args
+    args.clear()
+    return (a + 1,)
+
+
+call._torch_npu_aclgraph_update_plan = [{"node": "fia", "inputs": [0]}]
+"""
+
+
+def test_planned_call_keeps_what_is_hung_on_call(tmp_path):
+    path = tmp_path / "w.py"
+    path.write_text(_UPDATE_PLAN_WRAPPER)
+    module = call_trace.load_file(path)
+    function = module.call
+    update_plan = function._torch_npu_aclgraph_update_plan
+    assert planned_call_hook.plan_module(module)
+    planned = module.call
+    assert isinstance(planned, _core.PlannedCall)
+    assert planned._torch_npu_aclgraph_update_plan is update_plan
+    for name in ("__name__", "__qualname__", "__module__", "__doc__", "__dict__"):
+        assert getattr(planned, name) is getattr(function, name), name
+    assert planned.__wrapped__ is function and planned.original is function
+    assert "_torch_npu_aclgraph_update_plan" in dir(planned)
+    # set later through either object, read back through both
+    replaced = [{"node": "pa", "inputs": [1]}]
+    planned._torch_npu_aclgraph_update_plan = replaced
+    assert function._torch_npu_aclgraph_update_plan is replaced
+    function.later = marker = object()
+    assert planned.later is marker
+    planned.__doc__ = "changed"
+    assert function.__doc__ == "changed"
+    del planned.later
+    assert not hasattr(function, "later") and not hasattr(planned, "later")
+    del function._torch_npu_aclgraph_update_plan
+    assert getattr(planned, "_torch_npu_aclgraph_update_plan", None) is None
+    # a missing one fails as on the function, with the function's message
+    for op in (lambda f: f.missing, lambda f: delattr(f, "missing")):
+        with pytest.raises(AttributeError) as python_info:
+            op(function)
+        with pytest.raises(AttributeError) as info:
+            op(planned)
+        assert str(info.value) == str(python_info.value)
+    # the type's own stay its own
+    with pytest.raises(AttributeError, match="not writable"):
+        planned.original = None
+    planned.bypass = True
+    assert planned.bypass and not hasattr(function, "bypass")
+    planned.bypass = False
+    # and it still runs planned
+    with config.override(enabled=True):
+        assert planned([torch.ones(1)])[0].item() == 2
+    assert fastlaunch.stats()["call.planned"] == 1
+
+
+def test_bound_runner_call_reads_and_sets_its_function(tmp_path):
+    path = tmp_path / "w.py"
+    path.write_text("class Runner:\n    def call(self, args):\n        a, = args\n"
+                    "        args.clear()\n        return (a + 1,)\n\n\n"
+                    "Runner.call.tag = 'kept'\ncall = Runner().call\n")
+    module = call_trace.load_file(path)
+    bound = module.call
+    assert planned_call_hook.plan_module(module)
+    planned = module.call
+    assert planned.tag == "kept" and planned.__self__ is bound.__self__
+    assert planned.__func__ is bound.__func__
+    planned.tag = "set"
+    assert bound.__func__.tag == "set" and bound.tag == "set"
+    with config.override(enabled=True):
+        assert planned([torch.ones(1)])[0].item() == 2
+    assert fastlaunch.stats()["call.planned"] == 1
 
 
 def test_install_wraps_the_loader_and_uninstall_restores_it():

@@ -9,8 +9,9 @@ unchanged, so caches filled without fastlaunch are used as they are, and the
 run-time switch turns planned calls off per call without recompiling.
 
 Counted per module: ``call.translated`` (and ``call.islands`` when statements
-stay Python), ``call.not_python`` (a ``call`` that is no Python function, as
-``cpp_wrapper``'s entry point), or ``fallback.call_untranslatable`` /
+stay Python), ``call.not_python`` (nothing to plan by design: a ``call`` that is
+no Python function, or ``cpp_wrapper``'s Python entry, which hands the whole
+graph to its compiled C++ in one call), or ``fallback.call_untranslatable`` /
 ``fallback.call_plan_error`` (the module keeps its Python ``call``; strict
 mode raises).
 """
@@ -37,6 +38,25 @@ def site_name(module: object) -> str:
     return f"call [{os.path.basename(str(path))}]"
 
 
+def runs_compiled_entry(module: object, func: types.FunctionType) -> bool:
+    """True for ``cpp_wrapper``'s Python entry: torch's ``cpp_wrapper_cpu.py``
+    (``_generate_end_jit``, the GPU wrapper inherits it) writes
+    ``call = _wrap_func(inductor_entry)``, a closure ``g(args)`` over the
+    module's ``inductor_entry``, the compiled C++ ``inductor_entry_impl`` that
+    runs every kernel. Its few Python lines only convert the arguments: there
+    is no launch to plan, so this is no translator failure."""
+    entry = getattr(module, "inductor_entry", None)
+    if entry is None or not func.__closure__:
+        return False
+    for cell in func.__closure__:
+        try:
+            if cell.cell_contents is entry:
+                return True
+        except ValueError:  # a cell not yet bound
+            continue
+    return False
+
+
 def plan_module(module: object) -> bool:
     """Replace ``module.call`` with its PlannedCall; True when it now has one."""
     from ..runtime import _core
@@ -47,8 +67,9 @@ def plan_module(module: object) -> bool:
     if isinstance(call, _core.PlannedCall):
         return True  # the code cache hands out the same module again
     site = site_name(module)
-    if not isinstance(getattr(call, "__func__", call), types.FunctionType):
-        counters.count("call.not_python", site)  # cpp_wrapper's entry point: nothing to plan
+    func = getattr(call, "__func__", call)
+    if not isinstance(func, types.FunctionType) or runs_compiled_entry(module, func):
+        counters.count("call.not_python", site)  # a compiled entry point: nothing to plan
         return False
     try:
         program = planner.program_of(call)

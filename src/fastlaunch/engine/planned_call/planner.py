@@ -14,6 +14,7 @@ import ast
 import builtins
 import dataclasses
 import functools
+import inspect
 import os
 import sys
 import types
@@ -177,8 +178,21 @@ def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None
 
 
 def _fallback(site: str, original: object, reason: str, *args: object, **kwargs: object):
+    if reason == "signature" and not _binds(original, args, kwargs):
+        # Arguments the Python call() refuses: its own TypeError, strict or not
+        # (a user's mistake, not a call fastlaunch could have run).
+        return original(*args, **kwargs)
     take_original("call_" + reason, site)
     return original(*args, **kwargs)
+
+
+def _binds(call: object, args: tuple, kwargs: dict) -> bool:
+    """Whether ``call`` accepts these arguments (``call(args=...)`` does)."""
+    try:
+        inspect.signature(call).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
 
 
 def plan(call: object, site: str, program: Program | None = None) -> object:

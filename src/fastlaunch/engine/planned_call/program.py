@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import sys
 from collections import Counter
 
 CALL, METHOD, ATTR, ITEM, TUPLE, LIST, BINARY, UNARY, MOVE, FREE, DEL, UNPACK, ISLAND, \
@@ -79,3 +80,31 @@ def unpacker(count: int):
     scope: dict = {}
     exec(f"def unpack(value):\n    {names}, = value\n    return ({names},)\n", scope)
     return scope["unpack"]
+
+
+# CPython's own message for a local read or deleted while unbound (3.11 reworded it).
+UNBOUND_LOCAL = ("cannot access local variable '{}' where it is not associated with a value"
+                 if sys.version_info >= (3, 11) else "local variable '{}' referenced before "
+                                                     "assignment")
+
+
+class IslandNamespace(dict):
+    """The namespace an island runs in: the live locals it names. A name read
+    there and found in neither this dict nor the globals would be a module
+    global's (or NameError) under ``exec``; one of ``call()``'s locals
+    (``locals``) raises UnboundLocalError instead, as in the Python frame."""
+
+    __slots__ = ()
+    locals: frozenset = frozenset()
+
+    def __missing__(self, name: str):
+        if name in self.locals:
+            raise UnboundLocalError(UNBOUND_LOCAL.format(name))
+        raise KeyError(name)  # LOAD_NAME goes on to the globals and builtins
+
+
+@functools.cache
+def island_namespace(names: tuple[str, ...]) -> type:
+    """The IslandNamespace type of an island naming the locals ``names``."""
+    return type("IslandNamespace", (IslandNamespace,), {"__slots__": (),
+                                                        "locals": frozenset(names)})

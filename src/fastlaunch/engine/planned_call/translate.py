@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import sys
 import types
 from collections.abc import Iterator
@@ -381,17 +382,59 @@ class _Translator:
             if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Nonlocal)):
                 raise Untranslatable("island_control_flow", f"line {stmt.lineno}: "
                                                             f"{type(node).__name__}")
-        names = sorted({n.id for n in ast.walk(stmt)
-                        if isinstance(n, ast.Name) and n.id in self.locals})
-        body: list[ast.stmt] = [stmt]
+        named = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in self.locals}
+        read = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)} | {
+            n.target.id for n in ast.walk(stmt)
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+        names = sorted(named & read) + sorted(named - read)  # those it reads first
+        body: list[ast.stmt] = [_ReadBeforeDel(self.locals).visit(copy.deepcopy(stmt))]
         declared = sorted(self.declared & {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)})
         if declared:  # binds them in the module, as call() does
             body.insert(0, ast.copy_location(ast.Global(names=declared), stmt))
         module = ast.Module(body=body, type_ignores=[])
         code = compile(module, self.func.__code__.co_filename, "exec")
-        self.emit(P.ISLAND, operands=tuple(self.locals[n] for n in names), extra=code,
-                  extra2=tuple(names))
+        # The guarding IslandNamespace is used when a local the island reads (the
+        # first b operands) is unbound as it starts, and always (sub 1) when the
+        # island can unbind one itself (`del`, the end of an `except ... as`).
+        unbinds = any((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Del)
+                       and n.id in self.locals)
+                      or (isinstance(n, ast.ExceptHandler) and n.name in self.locals)
+                      for n in ast.walk(stmt))
+        self.emit(P.ISLAND, a=self.const(P.island_namespace(tuple(names))),
+                  b=len(named & read), sub=int(unbinds),
+                  operands=tuple(self.locals[n] for n in names), extra=code, extra2=tuple(names))
         self.program.islands.append(ast.unparse(stmt))
+
+
+class _ReadBeforeDel(ast.NodeTransformer):
+    """``del a, x[0], b`` of call()'s locals as ``a; del a; del x[0]; b; del b``:
+    under ``exec`` a DELETE_NAME of an unbound name raises NameError whatever
+    the namespace says; the read before it raises UnboundLocalError there
+    (program.IslandNamespace), as ``del`` of an unbound local does in call()."""
+
+    def __init__(self, local_names: dict) -> None:
+        self.local_names = local_names
+
+    def visit_Delete(self, node: ast.Delete) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for target in _flat(node.targets):
+            if isinstance(target, ast.Name) and target.id in self.local_names:
+                read = ast.Expr(value=ast.Name(id=target.id, ctx=ast.Load()))
+                out.append(ast.copy_location(read, target))
+            out.append(ast.copy_location(ast.Delete(targets=[target]), node))
+        for stmt in out:
+            ast.fix_missing_locations(stmt)
+        return out
+
+
+def _flat(targets: list[ast.expr]) -> Iterator[ast.expr]:
+    """``del`` targets in the order they are deleted (``del (a, b)`` is ``del a, b``)."""
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            yield from _flat(target.elts)
+        else:
+            yield target
 
 
 def _is_name(node: object, name: str | None = None) -> bool:
