@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Per-call features of the torch_npu releases, on each release's own code.
+
+Each case runs ``helpers.npu_per_call_driver`` in a child process: the
+release's own ``NPUCachingAutotuner``, ``make_launcher`` and wrapper codegen,
+triton-ascend 3.2.0's real generated launcher on the recording CANN runtime
+(see ``test_torch_npu_releases``). What the release's ``run`` does on every
+call (reads its debug flags, logs, saves the kernel) either happens on every
+call with fastlaunch too, or the call site stays on ``run``, counted by reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import npu_release, wheels
+from helpers.oracle import cc
+
+TESTS = Path(__file__).resolve().parents[1]
+PER_CALL = sorted(v for v, layout in npu_release.RELEASES.items()
+                  if layout == "npu_triton_heuristics")
+# 2.10's kernel-call codegen cannot run under torch 2.13 (test_torch_npu_releases.CODEGEN_SKEW)
+ONCE = [pytest.param(v, marks=pytest.mark.skip(
+            reason=f"torch_npu {v}'s wrapper codegen takes other keywords than torch 2.13's "
+                   "KernelCallLine passes; its own torch's environment runs it"))
+        if v == "2.10.0.post7" else v
+        for v in sorted(v for v, layout in npu_release.RELEASES.items() if layout == "runtime")]
+
+pytestmark = pytest.mark.skipif(cc() is None, reason="no C compiler for the recording runtime")
+
+
+@pytest.fixture(scope="module")
+def triton_package():
+    pytest.importorskip("torch", reason="the releases' Inductor code runs on torch")
+    return npu_release.triton_ascend_package()
+
+
+def _drive(version: str, scenario: str, triton_package: Path, tmp_path: Path) -> dict:
+    npu_release.extracted(version)  # skips, naming the wheel, when it cannot be fetched
+    out = tmp_path / "report.json"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(triton_package), str(TESTS)]),
+               FASTLAUNCH_WHEEL_CACHE=str(wheels.cache_dir()),
+               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
+    env.pop("TORCHINDUCTOR_NPU_BACKEND", None)
+    done = subprocess.run([sys.executable, "-m", "helpers.npu_per_call_driver", version,
+                           scenario, str(out)], env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(out.read_text())
+
+
+def _strip_ffts(calls: list) -> list:
+    """The FFTS address is read once per plan (docs/abi.md): planned calls carry
+    it in the launch bytes, not as a separate query."""
+    return [{k: v for k, v in c.items() if k != "ffts"} for c in calls]
+
+
+@pytest.mark.parametrize("version", PER_CALL)
+def test_check_accuracy_set_after_bind_reaches_the_bound_site(version, triton_package, tmp_path):
+    """The release's run reads check_accuracy on every call (maybe_run_debug):
+    set after the site was bound and planned, the next calls go to run."""
+    report = _drive(version, "flag_after_bind", triton_package, tmp_path)
+    assert report["stats_bound"] == {"fallback.warming_up": 1, "fast": 1, "plan.created": 1}
+    assert report["stats_set"] == {"fallback.check_accuracy": 3}
+    assert report["stats_cleared"] == {"fast": 2}
+    # run, with no traced graph to compare against, launches the kernel itself
+    assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
+    assert all(len(c["launches"]) == 1 for c in report["planned"])
+
+
+@pytest.mark.parametrize("version", PER_CALL)
+def test_release_info_logging_goes_to_the_release_run(version, triton_package, tmp_path):
+    """Its run logs two INFO records per call on torch_npu's logger: with that
+    logger at INFO the release's run writes them, for every call."""
+    report = _drive(version, "logging_after_bind", triton_package, tmp_path)
+    assert report["stats_set"] == {"fallback.release_logging": 3}
+    assert report["stats_cleared"] == {"fast": 2}
+    records = report["release_records"]
+    assert len(records) == 6, records
+    assert all("triton_poi_fused_add_0" in r for r in records)
+    assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
+
+
+@pytest.mark.parametrize("version", ONCE)
+def test_runtime_layout_reads_debug_flags_once(version, triton_package, tmp_path):
+    """Its run caches is_run_debug on the autotuner's first call: a flag set
+    later changes nothing, for the release and for the bound site."""
+    report = _drive(version, "flag_after_bind", triton_package, tmp_path)
+    assert report["stats_set"] == {"fast": 3}
+    assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
+
+
+@pytest.mark.parametrize("version", ["2.12.0.post3", "2.13.0"])
+def test_store_cubin_stays_on_the_release_run(version, triton_package, tmp_path):
+    """The release saves the kernel with this call's stream on every call:
+    each call goes to its run, counted, and the last save has the last stream."""
+    report = _drive(version, "store_cubin", triton_package, tmp_path)
+    assert report["launcher_store_cubin"] and all(report["launcher_store_cubin"])
+    assert report["stats"] == {"fallback.store_cubin": 3}
+    assert report["saved_streams"] == report["streams"]
+
+
+@pytest.mark.parametrize("version", ["2.12.0.post3", "2.13.0", "2.14.0"])
+def test_subgraph_wrapper_call_lines_are_planned_call_sites(version, triton_package, tmp_path):
+    report = _drive(version, "subgraph", triton_package, tmp_path)
+    assert report["codegen"] == "real"
+    assert report["call_site"].splitlines()[-1].strip() == (
+        "_fastlaunch_fn(arg0_1, arg1_1, buf0, x0_numel, stream=raw_stream0)")
+    assert any(line.startswith("_fastlaunch_meta_0 = ") for line in report["parent_imports"])
+
+
+@pytest.mark.parametrize(("version", "backend"), [
+    ("2.13.0", "triton_experimental"), ("2.13.0", "dvm"), ("2.14.0", "ascendc"),
+    ("2.12.0.post3", "mlir"), ("2.9.1", "dvm")])
+def test_backend_variant_is_refused_by_name(version, backend, triton_package, tmp_path):
+    report = _drive(version, f"backend={backend}", triton_package, tmp_path)
+    assert report["installed"] is True
+    assert report["install_stats"] == {f"install.npu_backend.{backend}": 1}
+    assert any(f"TORCHINDUCTOR_NPU_BACKEND={backend}" in r for r in report["fastlaunch_records"])
+
+
+@pytest.mark.parametrize("backend", ["default", "triton_experimental"])
+def test_backend_value_a_release_lacks_loads_triton(backend, triton_package, tmp_path):
+    """2.12 has no triton_experimental: its _BACKEND_LOADERS.get falls back to
+    the Triton backend, which is planned."""
+    report = _drive("2.12.0.post3", f"backend={backend}", triton_package, tmp_path)
+    assert report["installed"] is True and report["install_stats"] == {}
