@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,3 +132,28 @@ def test_backend_value_a_release_lacks_loads_triton(backend, triton_package, tmp
     the Triton backend, which is planned."""
     report = _drive("2.12.0.post3", f"backend={backend}", triton_package, tmp_path)
     assert report["installed"] is True and report["install_stats"] == {}
+
+
+def test_profiler_registered_flag_needs_no_per_call_write(triton_package):
+    """triton-ascend's NPULauncher.__call__ sets TRITON_PROFILER_REGISTERED to
+    ``launch(...) == 1`` after every launch, and its generated ``launch``
+    returns None (or NULL on an error): the flag is False after any launch.
+    A site's first call launches through the original launcher, which sets it;
+    planned launches would set it to the same value. Nothing reads it: not
+    triton-ascend's package, not any supported torch_npu release."""
+    name = "TRITON_PROFILER_REGISTERED"
+    driver = (triton_package / "triton" / "backends" / "ascend" / "driver.py").read_text()
+    assert f"{name} = True if profiler_registered == 1 else False" in driver
+    start = driver.index("static PyObject* launch(PyObject* self, PyObject* args)")
+    launch = driver[start:driver.index("static PyMethodDef", start)]
+    returns = set(re.findall(r"\breturn\s+(\w+)\s*;", launch))
+    assert returns == {"NULL"} and launch.count("Py_RETURN_NONE") == 1
+    mentions = [str(path.relative_to(triton_package))
+                for path in sorted((triton_package / "triton").rglob("*.py"))
+                if name in path.read_text(errors="replace")]
+    assert mentions == ["triton/backends/ascend/driver.py"]
+    assert driver.count(name) == 1  # written there, read nowhere
+    for version in npu_release.RELEASES:
+        root = npu_release.extracted(version)
+        readers = [p for p in root.rglob("*.py") if name in p.read_text(errors="replace")]
+        assert readers == [], (version, readers)
