@@ -157,3 +157,26 @@ def test_profiler_registered_flag_needs_no_per_call_write(triton_package):
         root = npu_release.extracted(version)
         readers = [p for p in root.rglob("*.py") if name in p.read_text(errors="replace")]
         assert readers == [], (version, readers)
+
+
+#: What TORCHINDUCTOR_NPU_BACKEND selects per release (docs/npu_fast_launch.md, feature table).
+VARIANTS = {"2.7.1.post11": ("mlir", "dvm"), "2.8.0.post5": ("mlir", "dvm"),
+            "2.9.1": ("mlir", "dvm"), "2.10.0.post7": ("mlir", "dvm", "ascendc"),
+            "2.11.0.post3": ("mlir", "dvm", "ascendc"), "2.12.0.post3": ("mlir", "dvm", "ascendc"),
+            "2.13.0": ("dvm", "mlir", "ascendc", "triton_experimental"),
+            "2.14.0": ("dvm", "mlir", "ascendc", "triton_experimental")}
+
+
+@pytest.mark.parametrize("version", sorted(npu_release.RELEASES))
+def test_backend_variants_read_from_each_release(version):
+    """The variants fastlaunch refuses are read from the release's own
+    torch_npu/_inductor/__init__.py; the guide's table lists the same."""
+    from fastlaunch.integrations.torch_npu import contract
+
+    root = npu_release.extracted(version)
+
+    def read(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    assert sorted(contract.backend_variants(read)) == sorted(VARIANTS[version])
