@@ -7,8 +7,8 @@ NPU integration on them as a program would, and drives the release's own
 ``NPUCachingAutotuner`` through a bound call site on the recording CANN
 runtime (``npu_release_driver`` builds the kernel, autotuner and runtime):
 
-* ``flag_after_bind``: two calls, then ``check_accuracy`` is set in
-  torch_npu's config, three calls, then it is cleared, two calls;
+* ``flag_after_bind[:FLAG]``: two calls, then ``check_accuracy`` (or FLAG)
+  is set in torch_npu's config, three calls, then it is cleared, two calls;
 * ``logging_after_bind``: the same with the release's logger at INFO;
 * ``store_cubin``: an autotuner whose launchers the release made with
   ``store_cubin``, three calls on three streams;
@@ -101,13 +101,18 @@ def _toggled(report, version, setting, th, make, recorder, ar, launcher) -> None
     report["planned"] = planned
 
 
-def _flag_after_bind(report, version, th, make, recorder, ar, launcher) -> None:
+def _flag_after_bind(report, version, th, make, recorder, ar, launcher,
+                     flag: str = "check_accuracy") -> None:
+    """``flag`` in torch_npu's config set (to a kernel id list for
+    ``force_fallback_kernel_id``: one naming no kernel of this graph, so the
+    release's run launches) after the site was bound."""
     from torch_npu._inductor import config as npu_config
 
-    saved = npu_config.check_accuracy
+    saved = getattr(npu_config, flag)
+    value = [999] if flag == "force_fallback_kernel_id" else True
 
     def setting(on: bool) -> None:
-        npu_config.check_accuracy = True if on else saved
+        setattr(npu_config, flag, value if on else saved)
 
     _toggled(report, version, setting, th, make, recorder, ar, launcher)
 
@@ -242,7 +247,9 @@ def main(version: str, scenario: str, out: str) -> int:
             def make():
                 return drv._autotuner(th, drv._binary(gen, case, launcher, kernel), kernel)
 
-            SCENARIOS[scenario](report, version, th, make, recorder, ar, launcher)
+            name, _, flag = scenario.partition(":")
+            extra = {"flag": flag} if flag else {}
+            SCENARIOS[name](report, version, th, make, recorder, ar, launcher, **extra)
     Path(out).write_text(json.dumps(report, default=repr, indent=1))
     return 0
 

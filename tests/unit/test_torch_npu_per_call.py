@@ -75,6 +75,18 @@ def test_check_accuracy_set_after_bind_reaches_the_bound_site(version, triton_pa
     assert all(len(c["launches"]) == 1 for c in report["planned"])
 
 
+@pytest.mark.parametrize("version", ["2.9.1", "2.12.0.post3"])
+def test_force_fallback_kernel_id_set_after_bind_reaches_the_bound_site(
+        version, triton_package, tmp_path):
+    """Read per call too; with ids naming no kernel here, the release's run
+    launches the kernel itself after fallback_to_fx declines."""
+    report = _drive(version, "flag_after_bind:force_fallback_kernel_id", triton_package,
+                    tmp_path)
+    assert report["stats_set"] == {"fallback.force_fallback_kernel_id": 3}
+    assert report["stats_cleared"] == {"fast": 2}
+    assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
+
+
 @pytest.mark.parametrize("version", PER_CALL)
 def test_release_info_logging_goes_to_the_release_run(version, triton_package, tmp_path):
     """Its run logs two INFO records per call on torch_npu's logger: with that
