@@ -187,26 +187,29 @@ def _subgraph(report, version, th, make, recorder, ar, launcher) -> None:
     main_cls = getattr(module, "NPUPythonWrapperCodeGen", None) or module.NPUWrapperCodeGen
     name = next(n for n in SUBGRAPH_CLASSES if hasattr(module, n))
     report["subgraph_class"] = name
-    graph = GraphLowering(torch.fx.symbolic_trace(lambda x: x + 1))
-    graph.device_ops = get_device_op_overrides("npu")
-    graph.scheduler = types.SimpleNamespace(current_stream_idx=None)
-    with V.set_graph_handler(graph):
-        parent = main_cls()
-        graph.wrapper_code = parent
-        sub = getattr(module, name)("true_graph_0", parent)
-        graph.wrapper_code = sub
-        sub.generate_kernel_call(drv.KERNEL, ["arg0_1", "arg1_1", "buf0", "x0_numel"],
-                                 device=torch.device("npu", 0), triton=True,
-                                 arg_types=[torch.float32] * 3 + [int])
-        body = IndentedBuffer()
-        for line in sub.lines:
-            if isinstance(line, WrapperLine):
-                line.codegen(body)
-            else:
-                body.writeline(line)
-    report["call_site"] = body.getvalue()
-    report["parent_imports"] = [line for line in parent.imports.getvalue().splitlines()
-                                if "fastlaunch" in line]
+    for key, partition in (("call_site", None), ("partition_call_site", ())):
+        graph = GraphLowering(torch.fx.symbolic_trace(lambda x: x + 1))
+        graph.device_ops = get_device_op_overrides("npu")
+        graph.scheduler = types.SimpleNamespace(current_stream_idx=None)
+        with V.set_graph_handler(graph):
+            parent = main_cls()
+            graph.wrapper_code = parent
+            # partition_signatures set: a graph-partition subgraph
+            sub = getattr(module, name)("true_graph_0", parent, partition)
+            graph.wrapper_code = sub
+            sub.generate_kernel_call(drv.KERNEL, ["arg0_1", "arg1_1", "buf0", "x0_numel"],
+                                     device=torch.device("npu", 0), triton=True,
+                                     arg_types=[torch.float32] * 3 + [int])
+            body = IndentedBuffer()
+            for line in sub.lines:
+                if isinstance(line, WrapperLine):
+                    line.codegen(body)
+                else:
+                    body.writeline(line)
+        report[key] = body.getvalue()
+        if partition is None:
+            report["parent_imports"] = [line for line in parent.imports.getvalue().splitlines()
+                                        if "fastlaunch" in line]
 
 
 SCENARIOS = {"flag_after_bind": _flag_after_bind, "logging_after_bind": _logging_after_bind,

@@ -121,11 +121,16 @@ def test_store_cubin_stays_on_the_release_run(version, triton_package, tmp_path)
 
 @pytest.mark.parametrize("version", ["2.12.0.post3", "2.13.0", "2.14.0"])
 def test_subgraph_wrapper_call_lines_are_planned_call_sites(version, triton_package, tmp_path):
+    """The release's subgraph wrapper codegen (torch.cond / while_loop bodies)
+    writes fastlaunch call sites, their module-level lines in the root's imports."""
     report = _drive(version, "subgraph", triton_package, tmp_path)
     assert report["codegen"] == "real"
     assert report["call_site"].splitlines()[-1].strip() == (
         "_fastlaunch_fn(arg0_1, arg1_1, buf0, x0_numel, stream=raw_stream0)")
     assert any(line.startswith("_fastlaunch_meta_0 = ") for line in report["parent_imports"])
+    # a graph-partition subgraph keeps the stock line, as in the main wrapper
+    assert report["partition_call_site"].splitlines()[-1].strip() == (
+        "triton_poi_fused_add_0.run(arg0_1, arg1_1, buf0, x0_numel, stream=raw_stream0)")
 
 
 @pytest.mark.parametrize(("version", "backend"), [
