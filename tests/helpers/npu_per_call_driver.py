@@ -108,11 +108,14 @@ def _flag_after_bind(report, version, th, make, recorder, ar, launcher,
     release's run launches) after the site was bound."""
     from torch_npu._inductor import config as npu_config
 
-    saved = getattr(npu_config, flag)
+    # 2.7.1's FASTA_AUTOTUNE_STATS switch lives on its heuristics module's stats
+    owner = th.stats if flag == "stats.enabled" else npu_config
+    name = flag.rsplit(".", 1)[-1]
+    saved = getattr(owner, name)
     value = [999] if flag == "force_fallback_kernel_id" else True
 
     def setting(on: bool) -> None:
-        setattr(npu_config, flag, value if on else saved)
+        setattr(owner, name, value if on else saved)
 
     _toggled(report, version, setting, th, make, recorder, ar, launcher)
 

@@ -87,6 +87,16 @@ def test_force_fallback_kernel_id_set_after_bind_reaches_the_bound_site(
     assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
 
 
+def test_autotune_stats_switched_on_after_bind_reaches_the_bound_site(triton_package, tmp_path):
+    """2.7.1's run times and logs every call while its stats are enabled
+    (FASTA_AUTOTUNE_STATS), reading the switch per call. Its wrapper codegen
+    does not load under torch 2.13: upstream's writes the line, as in 2.7.1."""
+    report = _drive("2.7.1.post11", "flag_after_bind:stats.enabled", triton_package, tmp_path)
+    assert report["stats_set"] == {"fallback.autotune_stats": 3}
+    assert report["stats_cleared"] == {"fast": 2}
+    assert _strip_ffts(report["planned"]) == _strip_ffts(report["original"])
+
+
 @pytest.mark.parametrize("version", PER_CALL)
 def test_release_info_logging_goes_to_the_release_run(version, triton_package, tmp_path):
     """Its run logs two INFO records per call on torch_npu's logger: with that

@@ -24,6 +24,7 @@ EXPECTED = frozenset({
     "warming_up", "run_overridden", "autotuner_plugins", "msprof",
     # torch_npu: debug modes and per-call work its run does itself
     "force_fallback_kernel_id", "debug_kernel_in_run", "release_logging", "store_cubin",
+    "autotune_stats",
     # planned call (whole call() back to Python)
     "call_disabled", "call_profiler", "call_dispatch_mode", "call_triton_interpret",
     "call_dump_launch_params", "call_dump_launch_tensors",

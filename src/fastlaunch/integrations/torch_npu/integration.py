@@ -143,7 +143,8 @@ def _bind_options(autotuner: Any) -> dict:
 
     from ...runtime import _core
 
-    stock = getattr(importlib.import_module(_layout.heuristics), "NPUCachingAutotuner", None)
+    heuristics = importlib.import_module(_layout.heuristics)
+    stock = getattr(heuristics, "NPUCachingAutotuner", None)
     meta = getattr(autotuner, "inductor_meta", None) or {}
     # store_cubin: every release's run saves the kernel, with this call's
     # stream, on every call (save_gpu_kernel before maybe_run_debug, e.g.
@@ -154,6 +155,13 @@ def _bind_options(autotuner: Any) -> dict:
     msprof = _core.npu_msprof_collecting
     probes, maybe_full = layouts.debug_probes(
         _layout, npu_config, logging.getLogger(layouts.RELEASE_LOGGER), also=msprof)
+    stats = getattr(heuristics, "stats", None)
+    if type(stats).__name__ == "AutotuneStatsManager":
+        # 2.7.1 (FASTA_AUTOTUNE_STATS=1): its run times every call and logs the
+        # duration at INFO while stats.enabled, which it reads per call
+        probes.insert(0, ("autotune_stats", lambda: stats.enabled))
+        checks = maybe_full
+        maybe_full = lambda: stats.enabled or checks()  # noqa: E731 - one call per planned call
     return {"static_reasons": static,
             # a subclass doing its own work per call (e.g. a debug autotuner) takes the full entry
             "stock_runs": (stock.run,) if stock is not None else (),
