@@ -260,8 +260,8 @@ def recorder_backend(recorder):
 
 
 def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
-    """Per debug flag of the release's run: the full-entry reason a call site
-    bound while it is set gets (each flag set alone, then restored)."""
+    """Per debug flag of the release's run: the full-entry reason a call of a
+    site bound while it is set gets (each flag set alone, then restored)."""
     from torch_npu._inductor import config as npu_config
 
     out = {}
@@ -272,10 +272,10 @@ def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
             owner = getattr(owner, part)
         saved = getattr(owner, name)
         setattr(owner, name, [0] if isinstance(saved, list) else True)
-        try:
-            options = integration._bind_options(tuner)
-            out[flag] = routing.static_full_entry_reason(tuner, options["static_reasons"],
-                                                         options["stock_runs"])
+        try:  # read at bind or per call, as the layout's run reads it
+            bound = routing.BoundLaunch(tuner, {"kernel_name": KERNEL},
+                                        **integration._bind_options(tuner))
+            out[flag] = bound._full_entry_reason(False, {})
         finally:
             setattr(owner, name, saved)
     return out

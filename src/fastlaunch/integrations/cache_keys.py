@@ -35,7 +35,7 @@ _installed: dict[str, Any] = {}  # "value": what we set, "previous": what was th
 #: changes: the lines ``codegen`` writes, ``routing.bind``'s signature, or which
 #: call sites the integrations rewrite. ``tests/unit/test_codegen_format.py``
 #: pins those functions (docstrings and comments aside) to this number.
-CODEGEN_FORMAT = 3
+CODEGEN_FORMAT = 4
 
 
 def state() -> tuple:

@@ -159,9 +159,33 @@ def _check_heuristics(layout: Layout, src: str) -> list[str]:
     return problems
 
 
+INDUCTOR_INIT = "torch_npu/_inductor/__init__.py"
+_INLINE_BACKEND = re.compile(
+    r"getenv\(\s*['\"]TORCHINDUCTOR_NPU_BACKEND['\"]\s*,\s*['\"]default['\"]\s*\)"
+    r"\s*==\s*['\"](\w+)['\"]")
+
+
+def backend_variants(read: Callable[[str], str | None]) -> tuple[str, ...]:
+    """The values of ``TORCHINDUCTOR_NPU_BACKEND`` the release loads another
+    backend for (its own autotuner and wrapper codegen): the keys of
+    ``_BACKEND_LOADERS`` in ``torch_npu/_inductor/__init__.py`` (2.7.1, 2.10+)
+    and the values it tests inline (2.8, 2.9), "default" left out. Any other
+    value loads the Triton backend (``_BACKEND_LOADERS.get(backend,
+    _load_triton_backend)``)."""
+    src = (read(INDUCTOR_INIT) or "").lstrip("\ufeff")
+    found = list(_INLINE_BACKEND.findall(src))
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id == "_BACKEND_LOADERS" for t in node.targets):
+            found += [k.value for k in node.value.keys
+                      if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    return tuple(dict.fromkeys(v for v in found if v != "default"))
+
+
 def has_in_tree_fast_launch(read: Callable[[str], str | None]) -> bool:
     """torch_npu 2.10.0.post7+ ships its own experimental planned launch."""
     return read(IN_TREE) is not None
 
 
-__all__ = ["check", "has_in_tree_fast_launch", "installed_reader", "wrapper_class"]
+__all__ = ["backend_variants", "check", "has_in_tree_fast_launch", "installed_reader",
+           "wrapper_class"]

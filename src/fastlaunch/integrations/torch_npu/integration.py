@@ -7,7 +7,8 @@ the places the release's layout keeps them (``layouts``):
 * the NPU wrapper class's ``_generate_kernel_call_helper`` (upstream's, which
   writes the deferred wrapper lines) and, where the release writes
   multi-stream call lines itself, its ``generate_kernel_call``: the
-  ``kernel.run(...)`` line becomes a fastlaunch call site;
+  ``kernel.run(...)`` line becomes a fastlaunch call site; the same helper
+  of the release's subgraph wrapper class, where it has one;
 * ``TritonCompileResultNpu.make_launcher``: each launcher gets a KernelSpec.
 
 torch_npu 2.10.0.post7 and later ship their own experimental planned launch
@@ -142,12 +143,31 @@ def _bind_options(autotuner: Any) -> dict:
 
     from ...runtime import _core
 
-    stock = getattr(importlib.import_module(_layout.heuristics), "NPUCachingAutotuner", None)
-    return {"static_reasons": layouts.debug_reasons(_layout, npu_config),
+    heuristics = importlib.import_module(_layout.heuristics)
+    stock = getattr(heuristics, "NPUCachingAutotuner", None)
+    meta = getattr(autotuner, "inductor_meta", None) or {}
+    # store_cubin: every release's run saves the kernel, with this call's
+    # stream, on every call (save_gpu_kernel before maybe_run_debug, e.g.
+    # 2.12 npu_triton_heuristics.py and 2.13 runtime/triton_heuristics.py
+    # NPUCachingAutotuner.run): such a site stays on run.
+    static = [*layouts.debug_reasons(_layout, npu_config),
+              ("store_cubin", bool(meta.get("store_cubin")))]
+    msprof = _core.npu_msprof_collecting
+    probes, maybe_full = layouts.debug_probes(
+        _layout, npu_config, logging.getLogger(layouts.RELEASE_LOGGER), also=msprof)
+    stats = getattr(heuristics, "stats", None)
+    if type(stats).__name__ == "AutotuneStatsManager":
+        # 2.7.1 (FASTA_AUTOTUNE_STATS=1): its run times every call and logs the
+        # duration at INFO while stats.enabled, which it reads per call
+        probes.insert(0, ("autotune_stats", lambda: stats.enabled))
+        checks = maybe_full
+        maybe_full = lambda: stats.enabled or checks()  # noqa: E731 - one call per planned call
+    return {"static_reasons": static,
             # a subclass doing its own work per call (e.g. a debug autotuner) takes the full entry
             "stock_runs": (stock.run,) if stock is not None else (),
-            "probes": [("msprof", _core.npu_msprof_collecting)],
-            "maybe_full": _core.npu_msprof_collecting,
+            "probes": [*probes, ("msprof", msprof)],
+            # read on every planned call; true sends it to the router, whose probes say why
+            "maybe_full": maybe_full,
             "describe": functools.partial(launchers.describe_late, describe=describe_launcher)}
 
 
@@ -160,6 +180,39 @@ def _register_profiling_switch() -> None:
         backends.get("npu").runtime  # noqa: B018 - creating it registers the callback
     except Exception as err:  # never block installation; plans will say why
         log.warning("fastlaunch: CANN not loaded at install: %s: %s", type(err).__name__, err)
+
+
+def selected_backend() -> str:
+    """``TORCHINDUCTOR_NPU_BACKEND`` as the release resolves it outside a compile:
+    ``torch._inductor.config.npu_backend`` first, then the environment
+    (``_resolve_npu_backend`` in torch_npu/utils/_dynamo.py, 2.7.1 and 2.10+;
+    2.8 and 2.9 read only the environment, and have no such config entry)."""
+    import os
+    import sys
+
+    configured = getattr(sys.modules.get("torch._inductor.config"), "npu_backend", None)
+    if configured not in (None, "", "default"):
+        return str(configured)
+    return os.environ.get("TORCHINDUCTOR_NPU_BACKEND", "default")
+
+
+def _refuse_backend_variant(read: Any) -> str:
+    """Count and log a backend variant selected at install: its own wrapper
+    codegen writes the call lines (and its own autotuner runs them), which
+    fastlaunch does not patch, so none of its launches is planned. The
+    integration still installs: a compile that selects the Triton backend
+    (per compile, on releases that take ``options={"npu_backend": ...}``) is
+    planned. Returns the variant ("" for the Triton backend)."""
+    from ...runtime import counters
+
+    backend = selected_backend()
+    if backend not in contract.backend_variants(read):
+        return ""
+    counters.count(f"install.npu_backend.{backend}")
+    log.warning("fastlaunch: TORCHINDUCTOR_NPU_BACKEND=%s selects torch_npu's %s backend, whose "
+                "codegen and autotuner fastlaunch does not patch: none of its launches is "
+                "planned (only compiles on the Triton backend are)", backend, backend)
+    return backend
 
 
 _state = launchers.Integration("npu", _bind_options)
@@ -198,11 +251,21 @@ def install() -> bool:
                     _wrap_call(wrapper_cls.generate_kernel_call, positional_ok=True))
     patches.add(wrapper_cls, "_generate_kernel_call_helper",
                 _wrap_call(wrapper_cls._generate_kernel_call_helper, positional_ok=False))
+    subgraph_cls = next((getattr(wrapper_module, name) for name in layout.subgraph_classes
+                         if hasattr(wrapper_module, name)), None)
+    if subgraph_cls is not None:
+        # Its call lines (torch.cond / while_loop / invoke_subgraph bodies) go
+        # through the same helper, resolved on its own class (the release's
+        # _NPUKernelCodegenMixin or upstream's), which the main class's patch
+        # does not reach.
+        patches.add(subgraph_cls, "_generate_kernel_call_helper",
+                    _wrap_call(subgraph_cls._generate_kernel_call_helper, positional_ok=False))
     patches.add(compile_result, "make_launcher",
                 launchers.wrap_make_launcher(compile_result.make_launcher, describe_launcher))
     _layout = layout
     _state.install(patches)
     _register_profiling_switch()
+    _refuse_backend_variant(read)
     in_tree.choose("fastlaunch")
     log.info("fastlaunch: npu integration installed (torch_npu %s layout, %s; %s)",
              layout.name, wrapper_cls.__name__, "torch_npu's in-tree copy present, turned off"

@@ -15,13 +15,27 @@ Read from the wheels of 2.7.1.post11 to 2.14.0:
   upstream's ``_generate_kernel_call_helper`` under ``NPUWrapperCodeGen``.
 
 Each layout knows where its classes are, how its ``make_launcher`` builds
-the grid and which torch_npu config flags send ``run`` to its debug path.
+the grid, which torch_npu config flags send ``run`` to its debug path and
+when ``run`` reads them:
+
+* runtime layout: ``NPUCachingAutotuner.is_run_debug`` (``functools.lru_cache``
+  on the autotuner) reads ``dump_fx_graph`` and ``check_accuracy`` once, on
+  the autotuner's first ``run``; only when it was true does ``run`` call
+  ``maybe_run_debug``. Read once per call site, at bind (the call site's
+  first call, which is the autotuner's first ``run`` unless another site
+  ran it before).
+* npu_triton_heuristics layout: ``run`` calls ``maybe_run_debug`` on every
+  call, which reads all four flags and logs two INFO records on torch_npu's
+  ``torch_npu._inductor.config`` logger (``log.info`` at its start and end).
+  Read on every call (``debug_probes``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +51,8 @@ class Layout:
     ``debug_flags``: torch_npu config attributes (dotted below the config
     module) that make the release's ``run`` take a debug path instead of
     launching; any one set sends a call site to the original path.
+    ``debug_per_call``: ``run`` reads them (and logs) on every call, so a flag
+    switched on in a running process reaches bound call sites too.
     """
 
     name: str
@@ -44,6 +60,11 @@ class Layout:
     wrapper_classes: tuple[str, ...]  # the first one the release defines is patched
     direct_writer: bool        # its generate_kernel_call writes call lines itself
     debug_flags: tuple[str, ...]
+    debug_per_call: bool
+    # subgraph wrapper codegen (torch.cond, while_loop, invoke_subgraph bodies):
+    # the first one the release defines is patched as the main class is
+    subgraph_classes: tuple[str, ...] = ("NPUSubgraphPythonWrapperCodegen",
+                                         "NPUSubgraphWrapperCodegen")
 
     @property
     def heuristics_file(self) -> str:
@@ -65,12 +86,12 @@ class Layout:
 RUNTIME = Layout(
     name="runtime", heuristics="torch_npu._inductor.runtime.triton_heuristics",
     wrapper_classes=("NPUPythonWrapperCodeGen", "NPUWrapperCodeGen"), direct_writer=True,
-    debug_flags=("dump_fx_graph", "check_accuracy"))
+    debug_flags=("dump_fx_graph", "check_accuracy"), debug_per_call=False)
 NPU_TRITON_HEURISTICS = Layout(
     name="npu_triton_heuristics", heuristics="torch_npu._inductor.npu_triton_heuristics",
     wrapper_classes=("NPUWrapperCodeGen",), direct_writer=False,
     debug_flags=("dump_fx_graph", "check_accuracy", "force_fallback_kernel_id",
-                 "aot_inductor.debug_kernel_in_run"))
+                 "aot_inductor.debug_kernel_in_run"), debug_per_call=True)
 LAYOUTS = (RUNTIME, NPU_TRITON_HEURISTICS)
 #: The tested matrix: torch_npu release line -> its layout (each line tested on
 #: the wheel named in docs/npu_fast_launch.md). Other lines are refused.
@@ -101,15 +122,63 @@ def detect(read: Callable[[str], str | None]) -> Layout | None:
     return None
 
 
+def _flag(npu_config: Any, flag: str) -> Any:
+    value: Any = npu_config
+    for part in flag.split("."):
+        value = getattr(value, part, None)
+    return value
+
+
+def reason(flag: str) -> str:
+    """The fallback reason a debug flag is counted under: its last name."""
+    return flag.rsplit(".", 1)[-1]
+
+
 def debug_reasons(layout: Layout, npu_config: Any) -> list[tuple[str, bool]]:
-    """``(flag, set)`` for each debug flag of ``layout`` in torch_npu's config."""
-    out = []
-    for flag in layout.debug_flags:
-        value: Any = npu_config
-        for part in flag.split("."):
-            value = getattr(value, part, None)
-        out.append((flag.rsplit(".", 1)[-1], bool(value)))
-    return out
+    """``(reason, set)`` for each debug flag of ``layout`` read once, at bind
+    (empty for a layout that reads them per call: ``debug_probes``)."""
+    if layout.debug_per_call:
+        return []
+    return [(reason(flag), bool(_flag(npu_config, flag))) for flag in layout.debug_flags]
+
+
+#: torch_npu's logger that ``maybe_run_debug`` writes to (2.8 to 2.12:
+#: ``from .config import log`` in npu_triton_heuristics.py).
+RELEASE_LOGGER = "torch_npu._inductor.config"
+
+
+def debug_probes(layout: Layout, npu_config: Any, logger: Any, also: Callable[[], object]
+                 ) -> tuple[list[tuple[str, Callable[[], bool]]], Callable[[], object]]:
+    """For a layout whose ``run`` reads its debug flags per call: one probe per
+    flag plus ``release_logging`` (its logger would write ``run``'s INFO
+    records), in the order ``maybe_run_debug`` tests them, and one check,
+    read on every planned call, that is true when any of them is or when
+    ``also()`` is (another per-call check, folded in to keep one call). Each
+    probe sends the call to the release's ``run``, which does that work itself.
+    Other layouts: no probes, and ``also`` as the check.
+    """
+    if not layout.debug_per_call:
+        return [], also
+    probes: list[tuple[str, Callable[[], bool]]] = [
+        (reason(flag), _flag_probe(npu_config, flag)) for flag in layout.debug_flags]
+    info_enabled = functools.partial(logger.isEnabledFor, logging.INFO)
+    probes.append(("release_logging", info_enabled))
+    if layout.debug_flags != NPU_TRITON_HEURISTICS.debug_flags:
+        msg = f"debug_probes: no check written for the flags {layout.debug_flags}"
+        raise ValueError(msg)
+
+    def any_set() -> object:
+        # NPU_TRITON_HEURISTICS.debug_flags written out: one call, about 100 ns
+        # (a loop over the probes costs twice that, on every planned call)
+        return (npu_config.check_accuracy or npu_config.force_fallback_kernel_id
+                or npu_config.aot_inductor.debug_kernel_in_run or npu_config.dump_fx_graph
+                or info_enabled() or also())
+
+    return probes, any_set
+
+
+def _flag_probe(npu_config: Any, flag: str) -> Callable[[], bool]:
+    return lambda: bool(_flag(npu_config, flag))
 
 
 def installed_reader() -> Callable[[str], str | None] | None:
