@@ -66,12 +66,17 @@ def extracted(version: str) -> Path:
     return wheels.publish(partial, target)
 
 
+def wheel_metadata(version: str) -> str:
+    """The METADATA of ``version``'s torch-npu wheel."""
+    with zipfile.ZipFile(wheels.fetch(version)) as wheel:
+        return wheel.read(f"torch_npu-{version}.dist-info/METADATA").decode()
+
+
 def own_torch(version: str) -> str:
     """The torch release ``version`` is built for, from its wheel's
     ``Requires-Dist: torch==2.7.1+cpu`` (or ``==2.13.0.*``; the local "+cpu"
     dropped: the registry's build of that release)."""
-    with zipfile.ZipFile(wheels.fetch(version)) as wheel:
-        meta = wheel.read(f"torch_npu-{version}.dist-info/METADATA").decode()
+    meta = wheel_metadata(version)
     found = re.search(r"^Requires-Dist: torch\s*==\s*(\d+(?:\.\d+)*)", meta, re.M)
     if found is None:
         msg = f"torch_npu {version}'s METADATA pins no torch release"

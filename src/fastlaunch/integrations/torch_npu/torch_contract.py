@@ -242,5 +242,6 @@ def call_line_writers(read: Callable[[str], str | None], release_writes: bool) -
                  if name in upstream or (release_writes and name == "generate_kernel_call"))
 
 
-__all__ = ["FILES", "INSTALL_NEEDS", "NEEDS", "Need", "call_line_writers", "check", "installed_reader",
+__all__ = ["FILES", "INSTALL_NEEDS", "NEEDS", "Need", "call_line_writers", "check",
+           "installed_reader",
            "upstream_call_line_writers"]
