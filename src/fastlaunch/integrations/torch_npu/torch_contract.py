@@ -242,6 +242,41 @@ def call_line_writers(read: Callable[[str], str | None], release_writes: bool) -
                  if name in upstream or (release_writes and name == "generate_kernel_call"))
 
 
+def _keywords_passed(source: Source, cls: str, method: str, callee: str) -> set[str]:
+    """Keywords ``cls.method`` of torch's wrapper passes to ``callee``."""
+    hit = source.lookup(WRAPPER, cls, method)
+    out: set[str] = set()
+    for node in ast.walk(hit[1]) if hit else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == callee:
+            out.update(k.arg for k in node.keywords if k.arg)
+    return out
+
+
+def pair_check(read: Callable[[str], str | None], release_wrapper: str, wrapper_class: str,
+               release_writes: bool) -> list[str]:
+    """Problems of one torch_npu release on one torch (``read`` serves both
+    trees: ``torch_npu/...`` and ``torch/...``): what ``check`` finds in
+    torch, then, for each call-line writer of the pair, that the release's
+    wrapper class ``wrapper_class`` (in ``release_wrapper``) has it on itself
+    or a base, and that the helper it resolves takes every keyword torch's
+    deferred call line (``KernelCallLine.codegen``) passes."""
+    problems = check(read)
+    source = Source(read)
+    for method in call_line_writers(read, release_writes):
+        if source.lookup(release_wrapper, wrapper_class, method) is None:
+            problems.append(f"{release_wrapper}: {wrapper_class}.{method} missing on the "
+                            "class and its bases (it writes the call line on this torch)")
+    helper = source.lookup(release_wrapper, wrapper_class, "_generate_kernel_call_helper")
+    passed = _keywords_passed(source, "KernelCallLine", "codegen", "_generate_kernel_call_helper")
+    if helper is not None and passed and helper[1].args.kwarg is None:
+        missing = sorted(passed - set(_params(helper[1])))
+        if missing:
+            problems.append(f"{helper[0]}: _generate_kernel_call_helper takes no {missing}, "
+                            f"which torch's KernelCallLine passes")
+    return problems
+
+
 __all__ = ["FILES", "INSTALL_NEEDS", "NEEDS", "Need", "call_line_writers", "check",
-           "installed_reader",
+           "installed_reader", "pair_check",
            "upstream_call_line_writers"]
