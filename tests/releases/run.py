@@ -13,7 +13,8 @@ moves it), made once and reused while its stamp matches:
   libraries link ``libcudart``, ``libcublas``, ``libcudnn`` and the rest, so
   ``import torch`` needs the ``nvidia-*`` packages even on a CPU host
   (``--no-deps`` alone fails with ``libcudart.so.12: cannot open shared
-  object file``); about 4.6 GB per environment, one pip cache for all;
+  object file``); 4.6 to 6.4 GB per environment, one pip cache for all, and
+  the ``nvidia`` files that environments have in common hard-linked to one copy;
 * torch_npu's own pure-Python dependencies (numpy, pyyaml);
 * fastlaunch and the test tools from the running interpreter's environment
   (the tox env, which has no torch), reached through a ``.pth`` file, after
@@ -119,8 +120,36 @@ def make_env(version: str, torch: str) -> Path:
     # fastlaunch) apply too; its folders come after this environment's own
     (_site_packages(python) / "zz-fastlaunch-runner.pth").write_text("".join(
         f"import site; site.addsitedir({path!r})\n" for path in stamp["fastlaunch_from"]))
+    share_files(env)
     (env / STAMP).write_text(json.dumps(stamp))
     return python
+
+
+def share_files(env: Path) -> int:
+    """Hard-link ``env``'s ``nvidia`` libraries to the same files of the other
+    environments (torch 2.8 to 2.10 pin mostly the same CUDA 12.8 packages:
+    one copy on disk). A file is shared only when its path below
+    site-packages, its size and its bytes are the same. Returns bytes saved."""
+    import filecmp
+
+    site = _site_packages(env / "bin" / "python")
+    saved = 0
+    for other in sorted(releases_dir().glob("torch-*")):
+        if other == env or not (other / STAMP).is_file():
+            continue
+        other_site = _site_packages(other / "bin" / "python")
+        for file in (site / "nvidia").rglob("*"):
+            twin = other_site / file.relative_to(site)
+            if not file.is_file() or file.is_symlink() or not twin.is_file() \
+                    or file.stat().st_ino == twin.stat().st_ino \
+                    or file.stat().st_size != twin.stat().st_size \
+                    or not filecmp.cmp(file, twin, shallow=False):
+                continue
+            partial = file.with_name(file.name + ".fastlaunch-link")
+            os.link(twin, partial)
+            partial.replace(file)
+            saved += twin.stat().st_size
+    return saved
 
 
 def run_release(version: str, reports: Path) -> dict:
