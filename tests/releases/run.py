@@ -32,6 +32,7 @@ counters, outcome) and exits non-zero when any release failed.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import os
 import re
@@ -130,25 +131,25 @@ def share_files(env: Path) -> int:
     environments (torch 2.8 to 2.10 pin mostly the same CUDA 12.8 packages:
     one copy on disk). A file is shared only when its path below
     site-packages, its size and its bytes are the same. Returns bytes saved."""
-    import filecmp
-
     site = _site_packages(env / "bin" / "python")
+    others = [_site_packages(other / "bin" / "python")
+              for other in sorted(releases_dir().glob("torch-*"))
+              if other != env and (other / STAMP).is_file()]
     saved = 0
-    for other in sorted(releases_dir().glob("torch-*")):
-        if other == env or not (other / STAMP).is_file():
+    for file in (site / "nvidia").rglob("*"):
+        if not file.is_file() or file.is_symlink():
             continue
-        other_site = _site_packages(other / "bin" / "python")
-        for file in (site / "nvidia").rglob("*"):
+        for other_site in others:
             twin = other_site / file.relative_to(site)
-            if not file.is_file() or file.is_symlink() or not twin.is_file() \
-                    or file.stat().st_ino == twin.stat().st_ino \
-                    or file.stat().st_size != twin.stat().st_size \
-                    or not filecmp.cmp(file, twin, shallow=False):
-                continue
-            partial = file.with_name(file.name + ".fastlaunch-link")
-            os.link(twin, partial)
-            partial.replace(file)
-            saved += twin.stat().st_size
+            if twin.is_file() and file.stat().st_ino == twin.stat().st_ino:
+                break  # shared already
+            if twin.is_file() and file.stat().st_size == twin.stat().st_size \
+                    and filecmp.cmp(file, twin, shallow=False):
+                partial = file.with_name(file.name + ".fastlaunch-link")
+                os.link(twin, partial)
+                partial.replace(file)
+                saved += twin.stat().st_size
+                break
     return saved
 
 
