@@ -10,6 +10,10 @@ says which methods write the line in one torch + torch_npu pair, so the
 integration patches exactly those; ``check`` lists every class, method and
 attribute of torch that fastlaunch patches, wraps or reads (``NEEDS``) that
 this torch lacks. The tests run both on each release's own torch sources.
+Read only where present, with a fallback, so not needed:
+``PyCodeCache.modules_no_attr`` (absent in torch 2.7), the wrapper's
+``get_root_graph`` (2.10+) and ``custom_graph_pass.get_custom_graph_passes``
+(2.13+).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ CODECACHE = "torch/_inductor/codecache.py"
 CONFIG = "torch/_inductor/config.py"
 GRAPH = "torch/_inductor/graph.py"
 CUSTOM_PASS = "torch/_inductor/custom_graph_pass.py"
+ASYNC_COMPILE = "torch/_inductor/async_compile.py"
 UPSTREAM_WRAPPER = "PythonWrapperCodegen"
 # The call line as Inductor writes it in an f-string.
 _RUN_LINE = re.compile(r"\{kernel_name\}\.run\(")
@@ -68,6 +73,9 @@ NEEDS = (
     Need(CODECACHE, "PyCodeCache", "load_by_key_path", "classmethod",
          "wrapped: the planned call plans each wrapper module it loads",
          ("cls", "key", "path")),
+    Need(ASYNC_COMPILE, "CompiledTritonKernels", "cache_clear", "method",
+         "called at install: kernels compiled before it are compiled again through "
+         "the patched make_launcher"),
     Need(HEURISTICS, "CachingAutotuner", "run", "method",
          "the base of NPUCachingAutotuner; bound at each call site", ("self",)),
     Need(HEURISTICS, "CachingAutotuner", "launchers", "attribute",
