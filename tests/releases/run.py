@@ -95,10 +95,9 @@ def make_env(version: str, torch: str) -> Path:
     env = releases_dir() / f"torch-{torch}"
     python = env / "bin" / "python"
     npu_requires = _requires(npu_release.wheel_metadata(version), drop=("torch",))
-    stamp = {"format": ENV_FORMAT, "torch": torch, "torch_npu_requires": npu_requires,
-             "fastlaunch_from": sorted({sysconfig.get_paths()["purelib"],
-                                        sysconfig.get_paths()["platlib"]})}
+    stamp = {"format": ENV_FORMAT, "torch": torch, "torch_npu_requires": npu_requires}
     if (env / STAMP).is_file() and json.loads((env / STAMP).read_text()) == stamp:
+        _reach_runner(python)
         return python
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(env)], check=True)
     done = _pip(python, "install", "--quiet", "--no-deps", "--only-binary=:all:",
@@ -117,13 +116,20 @@ def make_env(version: str, torch: str) -> Path:
     if done.returncode != 0:
         raise RuntimeError(f"pip install torch {torch}'s dependencies: {done.stderr[-2000:]}")
     _pip(python, "uninstall", "--quiet", "--yes", "triton")  # nothing to do unless present
-    # addsitedir, not a bare path: the runner's own .pth files (an editable
-    # fastlaunch) apply too; its folders come after this environment's own
-    (_site_packages(python) / "zz-fastlaunch-runner.pth").write_text("".join(
-        f"import site; site.addsitedir({path!r})\n" for path in stamp["fastlaunch_from"]))
+    _reach_runner(python)
     share_files(env)
     (env / STAMP).write_text(json.dumps(stamp))
     return python
+
+
+def _reach_runner(python: Path) -> None:
+    """Point the environment at the running interpreter's fastlaunch and test
+    tools (rewritten each run: the tox env, or a developer's venv). With
+    addsitedir, not a bare path, the runner's own .pth files (an editable
+    fastlaunch) apply too; its folders come after the environment's own."""
+    paths = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
+    (_site_packages(python) / "zz-fastlaunch-runner.pth").write_text("".join(
+        f"import site; site.addsitedir({path!r})\n" for path in paths))
 
 
 def share_files(env: Path) -> int:
