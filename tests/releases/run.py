@@ -169,6 +169,9 @@ def run_release(version: str, reports: Path) -> dict:
     except (RegistryLacks, pytest.skip.Exception) as err:
         row.update(outcome="skipped", reason=str(err))
         return row
+    except (RuntimeError, subprocess.CalledProcessError) as err:  # the next release still runs
+        row.update(outcome="failed", reason=f"setting up the environment: {err}")
+        return row
     row["setup_s"] = round(time.monotonic() - start, 1)
     tests = [t.format(v=version) for t in TESTS]
     if version in ("2.13.0", "2.14.0"):
