@@ -44,13 +44,15 @@ def _reader(npu_root: Path, torch_root: Path):
     return read
 
 
-def _pair(version: str):
+def _pair(version: str) -> tuple[Path, Path]:
+    """The release's extracted files and its own torch's."""
     npu_root = npu_release.extracted(version)  # skips, naming the wheel, without it
     torch_root = wheels.torch_sources(npu_release.own_torch(version), torch_contract.FILES)
     return npu_root, torch_root
 
 
-def _check(version: str, read) -> list[str]:
+def _check(read) -> list[str]:
+    """``pair_check`` of the release and torch that ``read`` serves."""
     layout = layouts.detect(read)
     return torch_contract.pair_check(read, layouts.WRAPPER, contract.wrapper_class(layout, read),
                                      layout.direct_writer)
@@ -64,7 +66,7 @@ def test_every_release_has_its_writers_listed():
 def test_release_on_its_own_torch_has_what_fastlaunch_touches(version):
     read = _reader(*_pair(version))
     assert contract.check(read) == []
-    assert _check(version, read) == []
+    assert _check(read) == []
     layout = layouts.detect(read)
     assert torch_contract.call_line_writers(read, layout.direct_writer) == WRITERS[version]
 
@@ -89,7 +91,7 @@ def _planted(version: str, tmp_path: Path, path: str, old: str, new: str):
 def test_a_method_missing_in_one_releases_own_torch_is_named(tmp_path):
     read = _planted("2.8.0.post5", tmp_path, torch_contract.CODECACHE,
                     "def load_by_key_path(", "def load_by_key_path_renamed(")
-    assert _check("2.8.0.post5", read) == [
+    assert _check(read) == [
         "torch/_inductor/codecache.py: PyCodeCache.load_by_key_path missing (wrapped: the "
         "planned call plans each wrapper module it loads)"]
 
@@ -97,7 +99,7 @@ def test_a_method_missing_in_one_releases_own_torch_is_named(tmp_path):
 def test_a_call_line_writer_missing_in_one_releases_own_torch_is_named(tmp_path):
     read = _planted("2.7.1.post11", tmp_path, torch_contract.WRAPPER,
                     "    def generate_kernel_call(\n", "    def generate_kernel_call_renamed(\n")
-    problems = _check("2.7.1.post11", read)
+    problems = _check(read)
     assert problems == ["torch/_inductor/codegen/wrapper.py: PythonWrapperCodegen."
                         "generate_kernel_call missing (patched: writes the call line (torch 2.7) "
                         "or the line deferred to the helper)"]
@@ -106,7 +108,7 @@ def test_a_call_line_writer_missing_in_one_releases_own_torch_is_named(tmp_path)
 def test_an_attribute_fastlaunch_reads_missing_is_named(tmp_path):
     read = _planted("2.12.0.post3", tmp_path, torch_contract.HEURISTICS,
                     "self.compile_results", "self.compile_results_renamed")
-    assert _check("2.12.0.post3", read) == [
+    assert _check(read) == [
         "torch/_inductor/runtime/triton_heuristics.py: CachingAutotuner.compile_results missing "
         "(read at bind: the compiled kernels behind the launchers)"]
 
@@ -116,6 +118,6 @@ def test_a_release_on_a_newer_torch_is_told_apart_from_its_own():
     skip): the keywords torch 2.13's KernelCallLine passes that it lacks."""
     npu_root, _ = _pair("2.10.0.post7")
     read = _reader(npu_root, wheels.torch_sources("2.13.0", torch_contract.FILES))
-    assert _check("2.10.0.post7", read) == [
+    assert _check(read) == [
         "torch_npu/_inductor/codegen/wrapper.py: _generate_kernel_call_helper takes no "
         "['current_stream_idx', 'inductor_meta'], which torch's KernelCallLine passes"]
