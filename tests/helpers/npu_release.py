@@ -25,10 +25,13 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import re
 import sys
 import types
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from . import wheels
 
@@ -61,6 +64,45 @@ def extracted(version: str) -> Path:
                                                   or name.startswith(HEADERS)):
                 wheel.extract(name, partial)
     return wheels.publish(partial, target)
+
+
+def wheel_metadata(version: str) -> str:
+    """The METADATA of ``version``'s torch-npu wheel."""
+    with zipfile.ZipFile(wheels.fetch(version)) as wheel:
+        return wheel.read(f"torch_npu-{version}.dist-info/METADATA").decode()
+
+
+def own_torch(version: str) -> str:
+    """The torch release ``version`` is built for, from its wheel's
+    ``Requires-Dist: torch==2.7.1+cpu`` (or ``==2.13.0.*``; the local "+cpu"
+    dropped: the registry's build of that release)."""
+    meta = wheel_metadata(version)
+    found = re.search(r"^Requires-Dist: torch\s*==\s*(\d+(?:\.\d+)*)", meta, re.M)
+    if found is None:
+        msg = f"torch_npu {version}'s METADATA pins no torch release"
+        raise LookupError(msg)
+    return found.group(1)
+
+
+#: How to run each release on its own torch (tests/releases/run.py).
+OWN_TORCH_ENV = "tox -e releases"
+
+
+def require_own_code(version: str, report: dict) -> None:
+    """The release's own wrapper codegen must have loaded and written the
+    call; where it could not on this env's torch (not the release's own), a
+    skip naming the env that runs it on its own torch; on its own torch, a failure."""
+    problem = (report["codegen"] if report["codegen"] != "real"
+               else report.get("call_site_error"))
+    if problem is None:
+        return
+    import torch
+
+    here, own = torch.__version__.split("+")[0], own_torch(version)
+    if here != own:
+        pytest.skip(f"torch_npu {version}'s wrapper codegen does not run on torch {here} "
+                    f"({problem}); `{OWN_TORCH_ENV}` runs it on its own torch {own}")
+    pytest.fail(f"torch_npu {version} on its own torch {own}: {problem}")
 
 
 def triton_ascend_package(version: str = wheels.TRITON_ASCEND) -> Path:

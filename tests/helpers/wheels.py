@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Released wheels the tests read (never install or import): torch-npu for
-its source, triton-ascend for its launcher generator.
+its source, triton-ascend for its launcher generator, torch for the files
+of each release's own torch that the NPU contract reads.
 
 Each is downloaded once into the wheel cache (``fastlaunch.config.wheel_cache()``:
 ``FASTLAUNCH_WHEEL_CACHE``, default ``~/.cache/fastlaunch/wheels``), where
@@ -20,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -122,6 +124,47 @@ def triton_ascend_backend(version: str = TRITON_ASCEND) -> Path:
         if text is None:
             pytest.skip(f"triton-ascend {version} wheel has no triton/backends/ascend/{name}")
         (partial / name).write_text(text)
+    return publish(partial, target)
+
+
+def torch_sources(version: str, files: tuple[str, ...]) -> Path:
+    """A folder with ``files`` (``torch/...`` paths) of torch ``version``'s
+    registry wheel, the ones it has: extracted once into the wheel cache
+    (``torch-VERSION-sources``). The wheel (a CUDA build, about 800 MB) goes
+    to a temporary folder, outside pip's cache, and is dropped after; what
+    stays is under 1 MB. Skips the calling test when it cannot be had."""
+    target = cache_dir() / f"torch-{version}-sources"
+    listed = target / "REQUESTED"
+    if listed.is_file() and set(files) <= set(listed.read_text().split()):
+        return target
+    if os.environ.get("FASTLAUNCH_OFFLINE") == "1":
+        pytest.skip(f"torch {version}'s sources are not in {target} and FASTLAUNCH_OFFLINE=1")
+    say(f"fastlaunch tests: reading {len(files)} files of torch {version} "
+        f"(an ~800 MB download, once) into {target}")
+    with tempfile.TemporaryDirectory() as folder:
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-cache-dir",
+               "--only-binary=:all:", "--python-version", "3.11", "--platform",
+               "manylinux_2_28_x86_64", "--retries", "1", "--timeout", "30",
+               f"torch=={version}", "-d", folder]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            pytest.skip(f"torch {version}'s sources: pip download failed: {err}")
+        found = sorted(Path(folder).glob(f"torch-{version}*.whl"))
+        if done.returncode != 0 or not found:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            pytest.skip(f"torch {version}'s sources: the registry gave no wheel ({last})")
+        partial = target.with_name(f"{target.name}.{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        source = WheelSource(found[0])
+        for name in files:
+            text = source.read(name)
+            if text is not None:  # an absent file stays absent: the contract names it
+                (partial / name).parent.mkdir(parents=True, exist_ok=True)
+                (partial / name).write_text(text)
+        (partial / "REQUESTED").write_text("\n".join(files) + "\n")
+    shutil.rmtree(target, ignore_errors=True)  # an older, smaller extract
     return publish(partial, target)
 
 

@@ -36,14 +36,6 @@ from helpers import npu_device, npu_release, wheels
 from helpers.oracle import cc
 
 TESTS = Path(__file__).resolve().parents[1]
-# Releases whose wrapper codegen module loads against this torch; the others'
-# import codegen APIs of their own torch, and upstream's wrapper stands in
-# under their class name (with the release's own device op overrides).
-REAL_CODEGEN = {"2.11.0.post3", "2.12.0.post3", "2.13.0", "2.14.0"}
-# torch_npu 2.10.0.post7's _generate_kernel_call_helper predates the
-# inductor_meta keyword this torch's KernelCallLine passes: its codegen
-# cannot write a kernel call here (test_torch_npu_releases.py's CODEGEN_SKEW).
-CODEGEN_SKEW = "2.10.0.post7"
 # The raw-stream getter each release's device op overrides import.
 STREAM_IMPORT = {
     "2.7.1.post11": "from torch_npu._C import _npu_getCurrentRawStreamNoWait as get_raw_stream",
@@ -102,7 +94,9 @@ def _drive(version: str, triton_package: Path, tmp_path: Path, *flags: str) -> d
                            str(out), *flags], env=env, capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(out.read_text())
+    report = json.loads(out.read_text())
+    npu_release.require_own_code(version, report)  # or a skip naming the own-torch env
+    return report
 
 
 def _assert_same_as_python(report: dict, name: str) -> None:
@@ -137,9 +131,6 @@ def _check_python(report: dict) -> None:
 
 @pytest.mark.parametrize("version", sorted(npu_release.RELEASES))
 def test_release_npu_wrapper_runs_planned_as_its_python_call(version, triton_package, tmp_path):
-    if version == CODEGEN_SKEW:
-        pytest.skip("torch_npu 2.10.0.post7's wrapper codegen cannot write a kernel call "
-                    "under this torch (its _generate_kernel_call_helper lacks inductor_meta)")
     report = _drive(version, triton_package, tmp_path)
     _check_release_run(version, report)
 
@@ -216,8 +207,7 @@ def test_release_npu_wrapper_with_extern_mm_on_npu_device_tensors(version, trito
 
 def _check_release_run(version: str, report: dict) -> None:
     assert report["installed"] is True
-    if version in REAL_CODEGEN:
-        assert report["codegen"] == "real"
+    assert report["codegen"] == "real"
     assert report["device_ops"].startswith("torch_npu._inductor.")
     stock, patched = report["texts"]["stock"], report["texts"]["fastlaunch"]
     assert _body(stock) == CALL_LINES

@@ -74,3 +74,15 @@ def test_tests_and_selfcheck_share_one_wheel_cache(monkeypatch, tmp_path):
         (backend / name).write_text("")
     monkeypatch.setattr(fake_npu, "_installed_backend", lambda: None)
     assert fake_npu.find_backend(None)[0] == backend
+
+
+def test_releases_env_is_not_in_the_default_list_and_installs_no_torch():
+    """`tox -e releases` makes one environment per torch_npu release with the
+    torch it pins (tests/releases/run.py); its own env must not pin one, and
+    CI's `tox` must not run it (seven torches, about 4.6 GB each)."""
+    ini = _ini()
+    assert "releases" not in [e.strip() for e in ini.get("tox", "env_list").split(",")]
+    deps = [line for line in _value(ini, "releases", "deps").splitlines() if line.strip()]
+    assert deps == []
+    assert _value(ini, "releases", "commands").split() == [
+        "python", "tests/releases/run.py", "{posargs}"]

@@ -4,11 +4,13 @@
 Patched, transactionally, when the NPU Triton backend's modules load, in
 the places the release's layout keeps them (``layouts``):
 
-* the NPU wrapper class's ``_generate_kernel_call_helper`` (upstream's, which
-  writes the deferred wrapper lines) and, where the release writes
-  multi-stream call lines itself, its ``generate_kernel_call``: the
-  ``kernel.run(...)`` line becomes a fastlaunch call site; the same helper
-  of the release's subgraph wrapper class, where it has one;
+* on the NPU wrapper class, each method that writes the ``kernel.run(...)``
+  line in this torch + torch_npu pair (``torch_contract.call_line_writers``):
+  upstream's ``_generate_kernel_call_helper`` (torch 2.8+), and
+  ``generate_kernel_call`` where the release writes multi-stream lines there
+  or torch's own writes the line (torch 2.7): the line becomes a fastlaunch
+  call site; the same helper of the release's subgraph wrapper class, where
+  it has one;
 * ``TritonCompileResultNpu.make_launcher``: each launcher gets a KernelSpec.
 
 torch_npu 2.10.0.post7 and later ship their own experimental planned launch
@@ -29,7 +31,7 @@ from ...runtime import abi
 from ...runtime.base import KernelSpec
 from ...runtime.npu import family, kernel_meta
 from .. import cache_keys, codegen, launchers
-from . import contract, in_tree, layouts
+from . import contract, in_tree, layouts, torch_contract
 
 log = logging.getLogger(__name__)
 _layout: layouts.Layout = layouts.RUNTIME  # the installed release's, set by install()
@@ -228,13 +230,21 @@ def install() -> bool:
     if read is None:
         msg = "torch_npu is not installed"
         raise UnsupportedRelease(msg)
-    problems = contract.check(read)
+    read_torch = torch_contract.installed_reader()
+    if read_torch is None:
+        msg = "torch is not installed"
+        raise UnsupportedRelease(msg)
+    problems = contract.check(read) + torch_contract.check(read_torch,
+                                                           torch_contract.INSTALL_NEEDS)
     if problems:
         msg = "unsupported torch_npu: " + "; ".join(problems)
         raise UnsupportedRelease(msg)
     import importlib
 
     layout = layouts.detect(read)
+    # which methods write the call line depends on torch too (torch 2.7 writes it in
+    # generate_kernel_call, later ones in _generate_kernel_call_helper)
+    writers = torch_contract.call_line_writers(read_torch, layout.direct_writer)
     wrapper_module = importlib.import_module("torch_npu._inductor.codegen.wrapper")
     wrapper_cls = getattr(wrapper_module, contract.wrapper_class(layout, read))
     compile_result = importlib.import_module(layout.heuristics).TritonCompileResultNpu
@@ -246,14 +256,12 @@ def install() -> bool:
                "loads its Triton backend")
         raise RuntimeError(msg)
     patches = PatchSet("npu-inductor")
-    if layout.direct_writer:
-        patches.add(wrapper_cls, "generate_kernel_call",
-                    _wrap_call(wrapper_cls.generate_kernel_call, positional_ok=True))
-    patches.add(wrapper_cls, "_generate_kernel_call_helper",
-                _wrap_call(wrapper_cls._generate_kernel_call_helper, positional_ok=False))
+    for method in writers:  # the release's generate_kernel_call takes origin_node positionally
+        patches.add(wrapper_cls, method, _wrap_call(getattr(wrapper_cls, method),
+                                                    positional_ok=method == "generate_kernel_call"))
     subgraph_cls = next((getattr(wrapper_module, name) for name in layout.subgraph_classes
                          if hasattr(wrapper_module, name)), None)
-    if subgraph_cls is not None:
+    if subgraph_cls is not None and "_generate_kernel_call_helper" in writers:
         # Its call lines (torch.cond / while_loop / invoke_subgraph bodies) go
         # through the same helper, resolved on its own class (the release's
         # _NPUKernelCodegenMixin or upstream's), which the main class's patch
