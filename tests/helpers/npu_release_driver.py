@@ -265,7 +265,7 @@ def _debug_reasons(integration, routing, tuner) -> dict[str, str]:
         saved = getattr(owner, name)
         setattr(owner, name, [0] if isinstance(saved, list) else True)
         try:  # read at bind or per call, as the layout's run reads it
-            bound = routing.BoundLaunch(tuner, {"kernel_name": KERNEL},
+            bound = routing.BoundLaunch(tuner, {"kernel_name": KERNEL, "abi": "npu"},
                                         **integration._bind_options(tuner))
             out[flag] = bound._full_entry_reason(False, {})
         finally:

@@ -53,7 +53,9 @@ def _drive(version: str, scenario: str, triton_package: Path, tmp_path: Path) ->
                            scenario, str(out)], env=env, capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(out.read_text())
+    report = json.loads(out.read_text())
+    npu_release.require_own_code(version, report)  # or a skip naming the own-torch env
+    return report
 
 
 def _strip_ffts(calls: list) -> list:
