@@ -42,6 +42,8 @@ COLLECTIVES = {
     "fsdp2_compiled_layers": set(),
     "dtensor_sharded": {"all_gather_into_tensor", "reduce_scatter_tensor", "wait_tensor"},
 }
+# rank 1 raises before training, rank 0 trains the first scenario (it waits at a collective)
+FAILING = "rank1_fails"
 STEPS = 3
 # a rank may wait at a collective while the other compiles (the slower on a loaded host)
 COLLECTIVE_TIMEOUT_S = 180
@@ -179,9 +181,11 @@ def worker(rank: int, world: int, folder: Path, device_kind: str, scenario: str)
                             world_size=world,
                             timeout=datetime.timedelta(seconds=COLLECTIVE_TIMEOUT_S))
     try:
+        if scenario == FAILING and rank == 1:
+            raise RuntimeError("rank 1: injected failure before training")
         _core.set_planned_call_profiling(True)  # per planned call: how many times it ran
         result = {"enabled": config.get().enabled}
-        result.update(train(scenario, rank, device))
+        result.update(train(SCENARIOS[0] if scenario == FAILING else scenario, rank, device))
         if device_kind == "cuda":
             torch.cuda.synchronize()
         result["stats"] = fastlaunch.stats()
@@ -189,6 +193,10 @@ def worker(rank: int, world: int, folder: Path, device_kind: str, scenario: str)
         torch.save(result, folder / f"rank{rank}.pt")
     finally:
         dist.destroy_process_group()
+
+
+#: the process ids (each the leader of its own session) of run_group's last group
+last_group_pids: list[int] = []
 
 
 def run_group(folder: Path, world: int, device_kind: str, scenario: str, fast: bool,
@@ -215,6 +223,7 @@ def run_group(folder: Path, world: int, device_kind: str, scenario: str, fast: b
                GLOO_SOCKET_IFNAME=os.environ.get("GLOO_SOCKET_IFNAME", "lo"),
                TORCHINDUCTOR_COMPILE_THREADS="1")  # no compile worker pool per rank
     ranks = []
+    timed_out = False
     try:
         for rank in range(world):
             rank_cache = cache / f"rank{rank}" if device_kind == "cuda" else cache
@@ -226,10 +235,13 @@ def run_group(folder: Path, world: int, device_kind: str, scenario: str, fast: b
                 [sys.executable, "-m", "helpers.distributed_training", str(rank), str(world),
                  str(folder), device_kind, scenario],
                 env=rank_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True), log))
+        last_group_pids[:] = [p.pid for p, _ in ranks]
         deadline = time.monotonic() + timeout
         while any(p.poll() is None for p, _ in ranks):
-            failed = [r for r, (p, _) in enumerate(ranks) if p.returncode not in (None, 0)]
-            if failed or time.monotonic() > deadline:
+            if any(p.returncode not in (None, 0) for p, _ in ranks):
+                break
+            if time.monotonic() > deadline:
+                timed_out = True
                 break
             time.sleep(0.2)
     finally:
@@ -246,7 +258,7 @@ def run_group(folder: Path, world: int, device_kind: str, scenario: str, fast: b
         tails = "\n".join(f"--- rank {r} (exit {c}):\n"
                           + (folder / f"rank{r}.log").read_text(errors="replace")[-3000:]
                           for r, c in enumerate(codes) if c != 0)
-        what = "killed after the timeout" if -signal.SIGKILL in codes else "failed"
+        what = "killed after the timeout" if timed_out else "failed"
         raise AssertionError(f"{scenario} (FASTLAUNCH={int(fast)}): ranks {what}, exit "
                              f"codes {codes} ({timeout} s allowed)\n{tails}")
     return [torch.load(folder / f"rank{r}.pt", weights_only=False) for r in range(world)]

@@ -30,3 +30,36 @@ GROUP_TIMEOUT_S = 300  # a hang guard: a group takes 20 to 70 s on two idle core
 @pytest.mark.parametrize("scenario", training.SCENARIOS)
 def test_two_gloo_ranks_equal_fast_launch_off(tmp_path, scenario):
     training.check_equal_to_off(tmp_path, "cpu", scenario, GROUP_TIMEOUT_S)
+
+
+def test_a_failing_rank_fails_the_group_at_once_and_leaves_no_process(tmp_path):
+    """Rank 0 waits at DDP's first collective for rank 1, which has raised: the
+    group fails with rank 1's error long before any timeout, and every process
+    of both ranks' sessions is gone."""
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(AssertionError, match="injected failure before training") as failed:
+        training.run_group(tmp_path / "group", 2, "cpu", training.FAILING, True,
+                           tmp_path / "cache", GROUP_TIMEOUT_S)
+    assert time.monotonic() - start < GROUP_TIMEOUT_S / 2, failed.value
+    assert "ranks failed" in str(failed.value)
+    for rank in range(2):
+        assert not (tmp_path / "group" / f"rank{rank}.pt").exists()
+    assert len(training.last_group_pids) == 2
+    left = training.last_group_pids
+    deadline = time.monotonic() + 10  # killed children are reaped by init, not at once
+    while left and time.monotonic() < deadline:
+        left = [pid for pid in left if _session_has_processes(pid)]
+        time.sleep(0.1)
+    assert left == [], f"processes left in the sessions of ranks {left}"
+
+
+def _session_has_processes(leader: int) -> bool:
+    import os
+
+    try:
+        os.killpg(leader, 0)  # each rank leads its own session and process group
+    except ProcessLookupError:
+        return False
+    return True
