@@ -52,7 +52,7 @@ NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"
                 "NVSHMEM_DISABLE_NVLS": "1"}
 
 
-def _models():
+def _model():
     import torch
 
     class Layer(torch.nn.Module):
@@ -101,8 +101,8 @@ def train(scenario: str, rank: int, device) -> dict:
     import torch
 
     torch.manual_seed(0)
-    model = _models().to(device)
-    backward = contextlib.nullcontext
+    model = _model().to(device)
+    autograd = contextlib.nullcontext  # entered around forward and backward
     if scenario == "ddp_python_reducer":
         from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -110,7 +110,7 @@ def train(scenario: str, rank: int, device) -> dict:
         module = torch.compile(DDP(model, device_ids=[device.index] if device.index is not None
                                    else None, bucket_cap_mb=1))
 
-        def backward():
+        def autograd():  # the backward graph, the DDP hooks' all-reduce included, compiled
             return torch._dynamo.compiled_autograd._enable(torch.compile)
     elif scenario == "fsdp2_compiled_layers":
         from torch.distributed.fsdp import fully_shard
@@ -130,7 +130,7 @@ def train(scenario: str, rank: int, device) -> dict:
     losses = []
     for step in range(STEPS):
         x, y = _batch(rank, step, device)
-        with backward():
+        with autograd():
             loss = torch.nn.functional.mse_loss(module(x), y)
             loss.backward()
         opt.step()
