@@ -215,7 +215,9 @@ def run_group(folder: Path, world: int, device_kind: str, scenario: str, fast: b
     folder.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("FASTLAUNCH", "TORCHINDUCTOR_", "TRITON_"))}
-    keep = ("FASTLAUNCH_CACHE_DIR", "FASTLAUNCH_WHEEL_CACHE", "FASTLAUNCH_OFFLINE")
+    # the user's switches stay out; where builds are kept, and how (tox -e asan), stay in
+    keep = ("FASTLAUNCH_CACHE_DIR", "FASTLAUNCH_WHEEL_CACHE", "FASTLAUNCH_OFFLINE",
+            "FASTLAUNCH_SHIM_FLAGS")
     env.update({k: os.environ[k] for k in keep if k in os.environ})
     tests = str(Path(__file__).resolve().parent.parent)
     env.update(NO_MULTICAST, FASTLAUNCH="1" if fast else "0", WORLD_SIZE=str(world),
