@@ -162,10 +162,11 @@ def _parse_default_on(env: dict[str, str] | os._Environ, name: str,
 
 
 #: Every environment variable fastlaunch itself reads, with what it does (``doctor``).
-#: The user-facing ones are fields of ``Config``; the last two are not: one is
+#: The user-facing ones are fields of ``Config``; the last three are not: one is
 #: read by the tests only (tests/helpers/wheels.py, as is
-#: FASTLAUNCH_TRITON_ASCEND_TREES, which fastlaunch never reads), the other is
-#: selfcheck's protocol with the child process it starts.
+#: FASTLAUNCH_TRITON_ASCEND_TREES, which fastlaunch never reads), one is the asan
+#: env's (read by torch_build, also in the CMake step, where Config is not
+#: importable), the last is selfcheck's protocol with the child process it starts.
 VARIABLES = (
     ("FASTLAUNCH", "1 turns fastlaunch on, 0 off (an explicit value wins over the next one)"),
     ("TORCHINDUCTOR_NPU_FAST_LAUNCH", "torch_npu's switch; turns fastlaunch on when FASTLAUNCH "
@@ -187,11 +188,13 @@ VARIABLES = (
                                "selfcheck --backend fake-npu finds triton-ascend; default "
                                "<cache dir>/wheels"),
     ("FASTLAUNCH_OFFLINE", "tests: 1 skips the wheel-reading tests at once instead of downloading"),
+    ("FASTLAUNCH_SHIM_FLAGS", "tests: further compiler and linker flags for the torch shims "
+                              "(tox -e asan: the sanitizers); part of their build key"),
     ("FASTLAUNCH_SELFCHECK_CHILD", "internal: set by selfcheck in the child process it preloads "
                                    "the interposition layer into"),
 )
 #: The variables of VARIABLES that are not fields of Config (see above).
-OUTSIDE_CONFIG = ("FASTLAUNCH_OFFLINE", "FASTLAUNCH_SELFCHECK_CHILD")
+OUTSIDE_CONFIG = ("FASTLAUNCH_OFFLINE", "FASTLAUNCH_SHIM_FLAGS", "FASTLAUNCH_SELFCHECK_CHILD")
 
 
 _absolute: dict[str, Path] = {}  # a folder variable's value -> the path it was first read as

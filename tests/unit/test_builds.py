@@ -184,6 +184,7 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     and linked against libtorch_cuda only where torch has CUDA; the flags are in
     the key, and the child gets them from its command line."""
     pytest.importorskip("torch")
+    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR, raising=False)  # tox -e asan sets it
     aten, accessor = torch_build.SHIMS["aten_ops"], torch_build.SHIMS["torch_accessor"]
     keys = {}
     for has_cuda in (False, True):
@@ -214,3 +215,38 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     (args, kwargs), = compiled
     assert list(args[2]) == [*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"]
     assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False, "lock_fd": None}
+
+
+def test_shim_flags_from_the_environment_reach_compiler_linker_and_key(monkeypatch, tmp_path):
+    """tox -e asan builds the torch shims instrumented: FASTLAUNCH_SHIM_FLAGS is split
+    as a shell would, goes to the compiler and the linker (the child gets both on its
+    command line), and changes the key, so such a build never stands in for a plain one."""
+    pytest.importorskip("torch")
+    monkeypatch.setattr(torch_build, "torch_has_cuda", lambda: False)
+    accessor = torch_build.SHIMS["torch_accessor"]
+    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR, raising=False)
+    plain = torch_build.key(accessor)
+    monkeypatch.setenv(torch_build.SHIM_FLAGS_VAR, "-fsanitize=address,undefined '-DNAME=a b'")
+    extra = ("-fsanitize=address,undefined", "-DNAME=a b")
+    assert torch_build.flags(accessor) == ((*accessor.cflags, *extra), extra)
+    assert torch_build.key(accessor) != plain
+    commands, compiled = [], []
+
+    class Child:
+        pid = 1
+
+        def __init__(self, command, **_):
+            commands.append(command)
+
+        def wait(self, timeout=None):
+            return 1
+
+    monkeypatch.setattr(torch_build.subprocess, "Popen", Child)
+    torch_build.run_build(accessor, tmp_path / "k" / "x.so", idle=False, progress=print)
+    monkeypatch.setattr(torch_build, "compile_into",
+                        lambda *args, **kwargs: compiled.append((args, kwargs)))
+    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR)  # the child reads its command line only
+    assert torch_build.main([str(part) for part in commands[0][2:]]) == 0
+    (args, kwargs), = compiled
+    assert list(args[2]) == [*accessor.cflags, *extra]
+    assert kwargs == {"ldflags": list(extra), "verbose": False, "lock_fd": None}

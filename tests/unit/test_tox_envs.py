@@ -86,3 +86,24 @@ def test_releases_env_is_not_in_the_default_list_and_installs_no_torch():
     assert deps == []
     assert _value(ini, "releases", "commands").split() == [
         "python", "tests/releases/run.py", "{posargs}"]
+
+
+def test_asan_env_runs_torch_and_instrumented_shims():
+    """The planned call and the ATen shim run under the sanitizers: the asan env
+    installs [testenv]'s torch pin, builds the shims with the extension's
+    sanitizer flags, checks they are instrumented, and preloads the runtime."""
+    ini = _ini()
+    torch_pin = [line.strip() for line in _value(ini, "py", "deps").splitlines()
+                 if line.strip().startswith("torch")]
+    assert torch_pin, "[testenv] lost its torch pin"
+    deps = [line.strip() for line in _value(ini, "asan", "deps").splitlines()]
+    assert set(torch_pin) <= set(deps), deps
+    settings = dict(line.split("=", 1) for line in _value(ini, "asan", "set_env").splitlines()
+                    if "=" in line)
+    settings = {k.strip(): v.strip() for k, v in settings.items()}
+    extension_flags = settings["SKBUILD_CMAKE_ARGS"].split("-DCMAKE_CXX_FLAGS=", 1)[1].split()
+    shim_flags = settings["FASTLAUNCH_SHIM_FLAGS"].split()
+    assert [f for f in extension_flags if f != "-O1"] == shim_flags
+    commands = _value(ini, "asan", "commands")
+    assert "torch_shims/*/*/*.so" in commands and "grep -q libasan" in commands
+    assert commands.count("-print-file-name=libasan.so") == 2  # the install and the tests

@@ -43,6 +43,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -96,6 +97,7 @@ SHIMS = {shim.name: shim for shim in (
          "fastlaunch.runtime.aten_ops", cuda=True),
 )}
 CUDA_DEFINE = "-DFASTLAUNCH_TORCH_CUDA"
+SHIM_FLAGS_VAR = "FASTLAUNCH_SHIM_FLAGS"
 
 
 def torch_has_cuda() -> bool:
@@ -109,10 +111,13 @@ def torch_has_cuda() -> bool:
 def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
     shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
-    one rule for every build place; ``_core`` never links libtorch)."""
+    one rule for every build place; ``_core`` never links libtorch). The flags
+    of SHIM_FLAGS_VAR go to both (the asan env's sanitizers; read from the
+    environment, as the CMake step has no Config) and so into the key."""
+    extra = tuple(shlex.split(os.environ.get(SHIM_FLAGS_VAR, "")))
     if shim.cuda and torch_has_cuda():
-        return (*shim.cflags, CUDA_DEFINE), ("-ltorch_cuda",)
-    return shim.cflags, ()
+        return (*shim.cflags, CUDA_DEFINE, *extra), ("-ltorch_cuda", *extra)
+    return (*shim.cflags, *extra), extra
 
 
 def compiler() -> str:
