@@ -28,6 +28,9 @@
 // active. Errors of an op propagate unchanged (entered context managers get
 // their `__exit__` first); nothing is ever replayed.
 #include <pybind11/pybind11.h>
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -111,6 +114,35 @@ std::atomic<bool> g_profiling{false};
 // Runs nested in one thread at most: about 1.5 KB of C stack each (measured),
 // 4.5 MB of the usual 8 MB thread stack.
 constexpr int kMaxNestedRuns = 3000;
+// What a run must find left of its thread's C stack: the frames a program and
+// the calls it makes take (several times more under AddressSanitizer, whose
+// frames carry redzones: 3000 nested runs overflow 8 MB there).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr uintptr_t kStackReserve = 2u << 20;
+#else
+constexpr uintptr_t kStackReserve = 512u << 10;
+#endif
+
+// The lowest address a run may start at on this thread's stack (0: not known,
+// then only kMaxNestedRuns guards): a thread started with a small stack, or a
+// sanitizer's larger frames, stop nested runs before the stack ends.
+uintptr_t StackFloor() {
+#if defined(__linux__)
+  thread_local uintptr_t floor = [] {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return uintptr_t{0};
+    void* low = nullptr;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0 || size <= 2 * kStackReserve) return uintptr_t{0};
+    return reinterpret_cast<uintptr_t>(low) + kStackReserve;
+  }();
+  return floor;
+#else
+  return 0;
+#endif
+}
 uint64_t g_bypassed = 0;  // calls sent to `original` by `bypass` (under the GIL)
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
@@ -826,10 +858,12 @@ PyObject* PlannedCallVectorcall(PyObject* callable, PyObject* const* args, size_
     // would. Unlike Python frames (3.11+), runs nest on the C stack: from 3.12
     // the count above is the C one (10000 deep on 3.13), and a raised limit
     // would let them overflow it, so nested runs also stop at the recursion
-    // limit and at kMaxNestedRuns.
+    // limit, at kMaxNestedRuns and where the thread's C stack runs short.
     if (Py_EnterRecursiveCall("")) return nullptr;
     thread_local int nested_runs = 0;
-    if (nested_runs >= std::min(Py_GetRecursionLimit(), kMaxNestedRuns)) {
+    uintptr_t floor = StackFloor();
+    if (nested_runs >= std::min(Py_GetRecursionLimit(), kMaxNestedRuns) ||
+        (floor != 0 && reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < floor)) {
       Py_LeaveRecursiveCall();
       PyErr_SetString(PyExc_RecursionError, "maximum recursion depth exceeded");
       return nullptr;
