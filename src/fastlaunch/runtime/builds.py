@@ -23,6 +23,7 @@ they must also run as a script at install; they use ``source`` and ``folder``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -154,9 +155,8 @@ def make_dirs(path: Path) -> Path:
         except FileExistsError:  # another process made it (and named it)
             continue
         own(created)
-    if not path.is_dir():
-        msg = f"{path} is not a folder"
-        raise NotADirectoryError(msg)
+    if not path.is_dir():  # filename and reason, as the OS's own error carries them
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
     return path
 
 
