@@ -168,9 +168,7 @@ def cpu_facts() -> dict[str, Any]:
     if torch is None:
         return facts
     try:
-        from torch._inductor import cpu_vec_isa
-
-        isa = cpu_vec_isa.pick_vec_isa()
+        isa = _inductor_vec_isa()
         facts["inductor_vec_isa"] = str(isa) if isa else "none (scalar code)"
     except Exception as err:  # a probe must not stop the report
         facts["inductor_vec_isa"] = f"not determined ({type(err).__name__}: {err})"
@@ -179,6 +177,23 @@ def cpu_facts() -> dict[str, Any]:
     except Exception as err:
         facts["aten_cpu_capability"] = f"not determined ({type(err).__name__}: {err})"
     return facts
+
+
+def _inductor_vec_isa() -> object:
+    """The ISA Inductor picks for its C++ kernels. Where this process has not
+    probed yet, picked from the CPU's flags with Inductor's own list and order,
+    its build probe skipped (``cpp.vec_isa_ok``): doctor starts no compiler. The
+    cached list is dropped afterwards, so a later compile in the process probes."""
+    from torch._inductor import config as inductor_config
+    from torch._inductor import cpu_vec_isa
+
+    if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize:
+        return cpu_vec_isa.pick_vec_isa()
+    try:
+        with inductor_config.patch({"cpp.vec_isa_ok": True}):
+            return cpu_vec_isa.pick_vec_isa()
+    finally:
+        cpu_vec_isa.valid_vec_isa_list.cache_clear()
 
 
 def torch_build_facts() -> dict[str, Any] | None:
