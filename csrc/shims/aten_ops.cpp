@@ -29,8 +29,18 @@
 
 #include <ATen/EmptyTensor.h>
 #include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/core/dispatch/DispatchKeyExtractor.h>
+#include <ATen/ops/addmm_cpu_dispatch.h>
+#include <ATen/ops/baddbmm_cpu_dispatch.h>
+#include <ATen/ops/bmm_cpu_dispatch.h>
+#include <ATen/ops/mm_cpu_dispatch.h>
+#include <c10/core/GradMode.h>
 #ifdef FASTLAUNCH_TORCH_CUDA
 #include <ATen/cuda/EmptyTensor.h>
+#include <ATen/ops/addmm_cuda_dispatch.h>
+#include <ATen/ops/baddbmm_cuda_dispatch.h>
+#include <ATen/ops/bmm_cuda_dispatch.h>
+#include <ATen/ops/mm_cuda_dispatch.h>
 #endif
 #include <ATen/ops/_scaled_dot_product_efficient_attention.h>
 #include <ATen/ops/_scaled_dot_product_flash_attention_for_cpu.h>
@@ -40,7 +50,9 @@
 #include <ATen/ops/convolution.h>
 #include <ATen/ops/mm.h>
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <tuple>
 
@@ -249,6 +261,94 @@ auto WithoutGil(F&& f) {
   return f();
 }
 
+// GEMMs run through static dispatch (at::cpu::mm_out, at::cuda::mm_out, as
+// AOTI's C shim calls them), per kind; the rest went through the dispatcher.
+uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
+
+// The backend kernel the dispatcher would end at for these GEMM tensors, when
+// the keys it passes on the way are only the Autograd and ADInplaceOrView
+// kernels of an out= op (and BackendSelect's fallthrough), whose work
+// StaticGemm does itself: their checks (it declines where they would raise:
+// grad needed, forward AD) and the version bump of `out`. Anything else on the
+// way (autocast on, a dispatch mode, functionalization, conjugate or negative
+// bits, sparse, mixed devices): nullopt, and the dispatcher runs the call.
+struct StaticRoute {
+  c10::DeviceType device;
+  bool bump_version;
+};
+
+std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tensor*> tensors) {
+  const c10::DeviceType device = tensors.begin()[0]->device().type();
+  c10::DispatchKey dense, autograd;
+  if (device == c10::DeviceType::CPU) {
+    dense = c10::DispatchKey::CPU;
+    autograd = c10::DispatchKey::AutogradCPU;
+#ifdef FASTLAUNCH_TORCH_CUDA
+  } else if (device == c10::DeviceType::CUDA) {
+    dense = c10::DispatchKey::CUDA;
+    autograd = c10::DispatchKey::AutogradCUDA;
+#endif
+  } else {
+    return std::nullopt;
+  }
+  c10::DispatchKeySet keys;
+  bool grad_needed = false;
+  for (const at::Tensor* t : tensors) {
+    keys = keys | t->key_set();
+    grad_needed = grad_needed || t->requires_grad() || t->_fw_grad(0).defined();
+  }
+  const c10::DispatchKeySet effective =
+      c10::impl::computeDispatchKeySet(keys, c10::DispatchKeySet(c10::DispatchKeySet::FULL));
+  // BackendSelect is in every thread's included set; for these out= ops it is a
+  // fallthrough (it has kernels for factory functions only).
+  const c10::DispatchKeySet passed(
+      {dense, autograd, c10::DispatchKey::ADInplaceOrView, c10::DispatchKey::BackendSelect});
+  // (raw bits: DispatchKeySet's `-` never removes backend bits, and a second
+  // device's bit must decline too)
+  if (!effective.has(dense) || (effective.raw_repr() & ~passed.raw_repr()) != 0) {
+    return std::nullopt;
+  }
+  // The Autograd kernel raises for an out= op when grad is needed (GradMode
+  // on) and after the call when forward AD is: the dispatcher's call does that.
+  if (effective.has(autograd) && grad_needed &&
+      (c10::GradMode::is_enabled() || std::any_of(tensors.begin(), tensors.end(), [](auto* t) {
+         return t->_fw_grad(0).defined();
+       }))) {
+    return std::nullopt;
+  }
+  return StaticRoute{device, effective.has(c10::DispatchKey::ADInplaceOrView)};
+}
+
+// One GEMM on its backend kernel, with the TLS the dispatcher sets below
+// ADInplaceOrView (so what the kernel calls inside sees the same keys), then
+// the version bump ADInplaceOrView makes after an out= op.
+void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
+                const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta,
+                const at::Scalar& alpha) {
+  {
+    at::AutoDispatchBelowADInplaceOrView below;
+#ifdef FASTLAUNCH_TORCH_CUDA
+    if (route.device == c10::DeviceType::CUDA) {
+      switch (kind) {
+        case kMm: at::cuda::mm_out(out, a, b); break;
+        case kBmm: at::cuda::bmm_out(out, a, b); break;
+        case kAddmm: at::cuda::addmm_out(out, *x, a, b, beta, alpha); break;
+        default: at::cuda::baddbmm_out(out, *x, a, b, beta, alpha); break;
+      }
+    } else
+#endif
+    {
+      switch (kind) {
+        case kMm: at::cpu::mm_out(out, a, b); break;
+        case kBmm: at::cpu::bmm_out(out, a, b); break;
+        case kAddmm: at::cpu::addmm_out(out, *x, a, b, beta, alpha); break;
+        default: at::cpu::baddbmm_out(out, *x, a, b, beta, alpha); break;
+      }
+    }
+  }
+  if (route.bump_version) torch::autograd::impl::bump_version(out);
+}
+
 // torch.mm / torch.bmm (a, b, *, out=out); torch.addmm / torch.baddbmm
 // (input, a, b, *, beta=1, alpha=1, out=out): the out= forms Inductor writes.
 PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
@@ -262,24 +362,31 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
   if (!Bind(args, npos, kwnames, views, names, add ? 6 : 3, add ? 3 : 2, p)) return nullptr;
   const Param& out_param = p[add ? 5 : 2];
   const at::Tensor *out = nullptr, *x = nullptr, *a = nullptr, *b = nullptr;
+  at::Scalar beta(1), alpha(1);
   // no out= (a new tensor) or a folded view as out: left to Python
   if (out_param.view != nullptr || !TensorArg(out_param, &out)) return nullptr;
   if (add) {
-    at::Scalar beta, alpha;
     if (!TensorArg(p[0], &x) || !TensorArg(p[1], &a) || !TensorArg(p[2], &b) ||
         !ScalarArg(p[3], at::Scalar(1), &beta) || !ScalarArg(p[4], at::Scalar(1), &alpha)) {
       return nullptr;
     }
-    WithoutGil([&] {
-      return kind == kAddmm ? at::addmm_out(const_cast<at::Tensor&>(*out), *x, *a, *b, beta, alpha)
-                            : at::baddbmm_out(const_cast<at::Tensor&>(*out), *x, *a, *b, beta,
-                                              alpha);
-    });
+  } else if (!TensorArg(p[0], &a) || !TensorArg(p[1], &b)) {
+    return nullptr;
+  }
+  at::Tensor& target = const_cast<at::Tensor&>(*out);
+  std::optional<StaticRoute> route =
+      add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
+  if (route) {
+    ++g_static_gemms[kind];
+    WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
   } else {
-    if (!TensorArg(p[0], &a) || !TensorArg(p[1], &b)) return nullptr;
     WithoutGil([&] {
-      return kind == kMm ? at::mm_out(const_cast<at::Tensor&>(*out), *a, *b)
-                         : at::bmm_out(const_cast<at::Tensor&>(*out), *a, *b);
+      switch (kind) {
+        case kMm: return at::mm_out(target, *a, *b);
+        case kBmm: return at::bmm_out(target, *a, *b);
+        case kAddmm: return at::addmm_out(target, *x, *a, *b, beta, alpha);
+        default: return at::baddbmm_out(target, *x, *a, *b, beta, alpha);
+      }
     });
   }
   return NewRef(out_param.obj);  // the binding returns the out tensor's own object
@@ -487,5 +594,15 @@ extern "C" PyObject* fastlaunch_aten_op(int sub, PyObject* const* args, size_t n
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("capsule", []() {
     return py::capsule(reinterpret_cast<void*>(&fastlaunch_aten_op), "fastlaunch.aten_ops.v1");
+  });
+  m.def("static_gemms", []() {
+    py::dict counts;
+    for (int kind = kMm; kind <= kBaddbmm; ++kind) {
+      if (g_static_gemms[kind] != 0) counts[py::int_(kind)] = g_static_gemms[kind];
+    }
+    return counts;
+  }, "{native kind: GEMMs run through static dispatch} since the last reset");
+  m.def("reset_static_gemms", []() {
+    for (uint64_t& count : g_static_gemms) count = 0;
   });
 }

@@ -622,6 +622,10 @@ _NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.
                  "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(")
 
 
+_GEMMS = ("extern_kernels.mm", "extern_kernels.addmm", "extern_kernels.bmm",
+          "extern_kernels.baddbmm")
+
+
 @pytest.fixture(scope="module")
 def aten_shim():
     """The torch-built ATen shim (built once per torch build, then cached)."""
@@ -660,6 +664,7 @@ def _written(source: str) -> dict[str, int]:
     return {"aten": len(aten), "folded": folded,
             "folded_extern": views_in([c for c in aten if name(c).startswith("extern_kernels.")]),
             "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
+            "gemms": sum(name(c) in _GEMMS for c in aten),
             "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
 
 
@@ -700,7 +705,10 @@ def _run_both(relative: str):
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
     written = _written((call_trace.WRAPPERS / relative).read_text())
+    static_before = sum(aten_shim.static_gemms().values())
     program, expected, actual, counts = _run_both(relative)
+    # every GEMM ran on its CPU kernel directly (no grad needed, no autocast, no mode)
+    assert sum(aten_shim.static_gemms().values()) - static_before == written["gemms"]
     summary = program.summary()
     native = written["aten"] + written["allocs"] + written["views"]
     assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
@@ -779,6 +787,58 @@ def test_native_op_error_is_torchs(aten_shim, tmp_path):
         errors.append((type(info.value), str(info.value), _native_counts()[1] - before[1]))
     assert errors[0][:2] == errors[1][:2] and "cannot be multiplied" in errors[0][1]
     assert errors[1][2] == 0  # raised by ATen inside the shim, not declined
+
+
+def _gemm_in_both(aten_shim, python, planned, a, b, make_out):
+    """Python call() and the planned call on the same inputs: (outputs, out's version
+    counter or None for an inference tensor, error text) each, and the planned side's
+    GEMMs run through static dispatch."""
+    results = []
+    static_before = sum(aten_shim.static_gemms().values())
+    for call in (python, planned):
+        out = make_out()
+        try:
+            result, error = call([a, b, out]), None
+        except RuntimeError as exc:
+            result, error = None, str(exc)
+        version = None if out.is_inference() else out._version
+        results.append((result, version, error))
+        if call is python:
+            static_before = sum(aten_shim.static_gemms().values())
+    return results, sum(aten_shim.static_gemms().values()) - static_before
+
+
+@pytest.mark.parametrize(("case", "static"), [
+    ("plain", 1), ("weight_no_grad", 1), ("inference_mode", 1), ("autocast", 0),
+    ("conjugate", 0), ("weight_grad_mode", 0)])
+def test_gemm_static_dispatch_only_where_the_dispatcher_reaches_its_kernel(aten_shim, tmp_path,
+                                                                          case, static):
+    """The shim calls at::cpu::mm_out itself (as AOTI's C shim does) only where the
+    dispatcher would pass nothing but the Autograd and ADInplaceOrView kernels, and does
+    their work: same bits, out's version bumped once, grad-mode errors left to them."""
+    import contextlib
+
+    python, planned = _mm_wrapper(tmp_path)
+    dtype = torch.complex64 if case == "conjugate" else torch.float32
+    a = torch.randn(4, 3, dtype=dtype)
+    b = torch.randn(3, 5, dtype=dtype)
+    if case == "conjugate":
+        a = a.conj()  # a conjugate bit: the Conjugate fallback materializes it first
+    if case.startswith("weight_"):
+        b = torch.nn.Parameter(b)  # requires grad, as a model's weight
+    context = {"weight_no_grad": torch.no_grad, "inference_mode": torch.inference_mode,
+               "autocast": lambda: torch.autocast("cpu")}.get(case, contextlib.nullcontext)
+    with context():
+        (expected, actual), ran_static = _gemm_in_both(
+            aten_shim, python, planned, a, b, lambda: torch.empty(4, 5, dtype=dtype))
+    assert ran_static == static
+    assert expected[1:] == actual[1:]  # version counter, error text
+    if case == "weight_grad_mode":
+        assert "don't support automatic differentiation" in expected[2]
+    else:
+        assert expected[2] is None
+        call_trace.assert_bit_equal(expected[0], actual[0])
+        assert expected[1] in (None, 1)  # bumped once (inference tensors have none)
 
 
 def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path):

@@ -20,12 +20,26 @@ from . import _core, torch_build
 
 NAME = "aten_ops"
 _loaded: list[object] = []  # the shim's capsule once loaded
+_module: list[object] = []  # the shim's module once loaded
 
 
 def _activate(module: object) -> None:
     capsule = module.capsule()  # type: ignore[attr-defined]
     _core.set_aten_ops(capsule)
     _loaded[:] = [capsule]
+    _module[:] = [module]
+
+
+def static_gemms() -> dict[int, int]:
+    """GEMMs the shim ran on their backend kernel directly (static dispatch, as
+    AOTI's C shim calls them), per native kind; the others it ran went through
+    the dispatcher. Empty until the shim is loaded."""
+    return dict(_module[0].static_gemms()) if _module else {}  # type: ignore[attr-defined]
+
+
+def reset_static_gemms() -> None:
+    if _module:
+        _module[0].reset_static_gemms()  # type: ignore[attr-defined]
 
 
 def use(on: bool) -> bool:

@@ -66,7 +66,7 @@ def stats(per_site: bool = False) -> dict:
                 sites.setdefault(site, Counter())["fast"] += cell.value  # type: ignore[attr-defined]
         return {site: {k: v for k, v in sorted(c.items()) if v}
                 for site, c in sorted(sites.items()) if any(c.values())}
-    from . import _core
+    from . import _core, aten_ops
 
     snapshot = Counter(_counts)
     snapshot["fast"] += _core.fast_hits()
@@ -76,6 +76,7 @@ def stats(per_site: bool = False) -> dict:
     for ran, declined in _core.planned_call_native_ops().values():
         snapshot["call.native_op"] += ran
         snapshot["call.native_declined"] += declined
+    snapshot["call.native_static"] += sum(aten_ops.static_gemms().values())
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 
@@ -90,7 +91,7 @@ def native_hits(site: str) -> object:
 
 
 def reset_stats() -> None:
-    from . import _core
+    from . import _core, aten_ops
 
     _counts.clear()
     _sites.clear()
@@ -98,3 +99,4 @@ def reset_stats() -> None:
         cell.reset()  # type: ignore[attr-defined]
     _core.reset_fast_hits()
     _core.reset_planned_call_runs()
+    aten_ops.reset_static_gemms()
