@@ -49,7 +49,7 @@ namespace py = pybind11;
 namespace fastlaunch {
 namespace {
 
-using namespace program_format;  // NOLINT(google-build-using-namespace): the format's names
+using namespace program_format;  // the opcodes, operators, sub bits and operand table
 
 // The comparison operators are CPython's rich comparisons, offset.
 static_assert(kLt - kCompare == Py_LT && kLe - kCompare == Py_LE && kEq - kCompare == Py_EQ &&

@@ -6,6 +6,9 @@ Every program handed to ``_core.make_planned_call`` either makes a
 PlannedCall or raises ``_core.InputError`` naming the op (index and kind)
 and the field: no crash, no other exception type, and no operand silently
 truncated to 32 bits (``2**32`` was slot 0, ``2**70`` a bare OverflowError).
+Ops are also made from the operand table of csrc/core/program_format.h (the
+one the validator checks with): as their row says, they are accepted; with one
+field set to a value the row refuses, the error names that op, kind and field.
 """
 
 from __future__ import annotations
