@@ -1167,7 +1167,7 @@ PyObject* CheckExtra(PyObject* v, ExtraField holds, const Op& op, const std::str
 
 // Each op: kOpFields fields, (code, dst, a, b, sub, operands, extra, extra2),
 // each as its row of kOpFormats says; contexts nest (each ENTER's b is the pc
-// of the EXIT that closes it).
+// of the EXIT that closes it) and their slots stay theirs until then.
 std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
   if (!PyList_Check(ops_list)) Bad("ops: expected a list of op tuples");
   auto ops = std::make_unique<std::vector<Op>>();
@@ -1216,6 +1216,22 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       }
     }
     CheckSub(op, format.sub, label);
+    // Inside a `with`, only its EXIT touches the slot holding the context
+    // (the EXIT, and the unwinding of an error, call its __exit__).
+    auto not_a_holder = [&](const std::string& field, int slot) {
+      for (size_t enter : open_contexts) {
+        if ((*ops)[enter].dst == slot) {
+          Bad(label + " " + field + ": got slot " + std::to_string(slot) +
+              ", which holds the context op " + std::to_string(enter) + " entered");
+        }
+      }
+    };
+    if (op.code != kExit) not_a_holder("dst", op.dst);
+    if (format.operands == OperandsField::kSlots) {
+      for (size_t k = 0; k < op.operands.size(); ++k) {
+        not_a_holder("operands[" + std::to_string(k) + "]", op.operands[k]);
+      }
+    }
     if (format.b == IntField::kReadCount && (op.b < 0 || op.b > count)) {
       Bad(label + " b: got " + std::to_string(op.b) + ", expected 0 <= b <= " +
           std::to_string(count) + " (the slots it reads)");

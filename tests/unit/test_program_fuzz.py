@@ -75,6 +75,16 @@ def test_a_non_int_operand_names_its_type():
     assert message == "planned call: op 0 (tuple) operands[0]: got float, expected an int"
 
 
+@pytest.mark.parametrize(("body", "field"), [
+    (P.Op(P.FREE, 1), "dst"), (P.Op(P.MOVE, 1, P.const_operand(0)), "dst"),
+    (P.Op(P.UNPACK, a=P.const_operand(0), operands=(2, 1), extra=len), "operands[1]")])
+def test_the_slot_of_an_open_context_is_its_exits_alone(body, field):
+    """The EXIT (or an error's unwinding) calls ``__exit__`` on what the slot holds."""
+    ops = [P.Op(P.ENTER, 1, P.const_operand(0), 2), body, P.Op(P.EXIT, 1)]
+    assert _rejected(ops) == (f"planned call: op 1 ({P.NAMES[body.code]}) {field}: got slot 1, "
+                              "which holds the context op 0 entered")
+
+
 _INTS = st.one_of(st.integers(-8, 24), st.sampled_from([2**31 - 1, 2**31, -(2**31), 2**32,
                                                          2**63, 2**64, 2**70, -(2**70)]))
 _FIELD = st.one_of(_INTS, st.sampled_from([None, 1.0, "1", True]))
