@@ -125,23 +125,22 @@ def measure(path: Path, index: int, host_only: bool, rounds: int, calls: int) ->
             "planned_median_us": round(statistics.median(times["planned"]), 3)}
 
 
-def _label(program: P.Program, op: tuple, native: bool = True) -> str:
+def _label(program: P.Program, op: P.Op, native: bool = True) -> str:
     """An op's kind for the breakdown: its code, and the callable when it is a constant."""
-    code, _, a, _, sub, _, _, extra2 = op
-    name = P.NAMES[code]
-    if code == P.TUPLE and sub == 1:
+    name = P.NAMES[op.code]
+    if op.is_folded_view:
         return "native view (tuple)"
-    if code in (P.CALL, P.ASSERT) and a < 0 and (-a - 1) % 2 == 0:
-        callee = program.consts[(-a - 1) // 2]
+    is_const, callee = program.constant(op.a)
+    if op.code in (P.CALL, P.ASSERT) and is_const:
         name += ":" + str(getattr(callee, "__name__", None) or type(callee).__name__)
-    elif code == P.CALL:
+    elif op.code == P.CALL:
         name = "launch"  # a call site's callable (SITE's temporary) or a local
-    elif code in (P.METHOD, P.ATTR):
-        name += ":" + str(extra2)
-    if code == P.CALL and sub > 0:
+    elif op.code in (P.METHOD, P.ATTR):
+        name += ":" + str(op.extra2)
+    if op.native_kind:
         name += " [native]" if native else " [native op, shim off]"
-        if sub >> planner.VIEW_SHIFT:
-            name += f" +{bin(sub >> planner.VIEW_SHIFT).count('1')} views"
+        if op.view_operands:
+            name += f" +{bin(op.view_operands).count('1')} views"
     return name
 
 

@@ -42,40 +42,19 @@
 
 #include "bind/bindings.h"
 #include "core/plan.h"
+#include "core/program_format.h"
 
 namespace py = pybind11;
 
 namespace fastlaunch {
 namespace {
 
-enum OpCode : int {
-  kCall = 0,     // dst = a(*operands, kwnames=extra); sub > 0: native op first (NativeCall)
-  kMethod = 1,   // dst = a.<extra2>(*operands, kwnames=extra)
-  kAttr = 2,     // dst = a.<extra2>
-  kItem = 3,     // dst = a[b]
-  kTuple = 4,    // dst = (*operands,)
-  kList = 5,     // dst = [*operands]
-  kBinary = 6,   // dst = a <sub> b
-  kUnary = 7,    // dst = <sub> a
-  kMove = 8,     // dst = a
-  kFree = 9,     // end of a temporary: slot dst cleared
-  kDel = 10,     // `del name`: slot dst cleared, UnboundLocalError when unbound
-  kUnpack = 11,  // operands (slots) = a; extra: Python unpacker for anything else
-  kIsland = 12,  // exec(extra, globals, ns) with the slots `operands` named `extra2`
-  kEnter = 13,   // dst = a; a.__enter__() (to operands[0] when given); b = pc of its kExit
-  kExit = 14,    // dst.__exit__(None, None, None); dst cleared
-  kReturn = 15,  // return a
-  kSite = 16,    // dst = the fastlaunch call site's callable: operands = (slot list, meta, kernel, bind)
-  kAssert = 17,  // a(*operands): assert_size_stride(t, size, stride, ...), checked natively first
-  kOpCount = 18,
-};
+using namespace program_format;  // the opcodes, operators, sub bits and operand table
 
-// Binary operators (sub); comparisons are Py_LT..Py_GE offset by kCompare.
-enum Binary : int {
-  kAdd, kSub, kMul, kFloorDiv, kMod, kTrueDiv, kPow, kLShift, kRShift, kAnd, kOr, kXor,
-  kMatMul, kIs, kIsNot, kIn, kNotIn, kCompare = 20,
-};
-enum Unary : int { kNeg, kPos, kInvert, kNot };
+// The comparison operators are CPython's rich comparisons, offset.
+static_assert(kLt - kCompare == Py_LT && kLe - kCompare == Py_LE && kEq - kCompare == Py_EQ &&
+                  kNe - kCompare == Py_NE && kGt - kCompare == Py_GT && kGe - kCompare == Py_GE,
+              "BinaryOp's comparisons follow Py_LT..Py_GE");
 
 struct Op {
   int code = 0;
@@ -83,7 +62,6 @@ struct Op {
   int a = 0;
   int b = 0;
   int sub = 0;
-  int n_kw = 0;
   std::vector<int> operands;
   PyObject* extra = nullptr;   // owned: kwnames, unpacker, island code
   PyObject* extra2 = nullptr;  // owned: method/attribute name, island names
@@ -101,13 +79,6 @@ uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
 // or NULL with none set when it declines (then the Python callable runs).
 using NativeOpFn = PyObject* (*)(int kind, PyObject* const* args, size_t npos, PyObject* kwnames);
 std::atomic<NativeOpFn> g_native_op{nullptr};
-// A native CALL's sub: kind | views << kViewShift. The kind (1..kNativeKinds-1,
-// planner.NATIVE_KINDS) picks the ATen op; bit k of `views` marks operand k as
-// a folded view: a (base, size, stride, offset) tuple the shim turns into the
-// view itself, or, when it declines, extra2(*tuple) (reinterpret_tensor) does.
-constexpr int kNativeKinds = 32;
-constexpr int kViewShift = 8;
-constexpr int kMaxViewOperands = 22;
 uint64_t g_native_ran[kNativeKinds] = {};       // under the GIL
 uint64_t g_native_declined[kNativeKinds] = {};  // under the GIL
 std::atomic<bool> g_profiling{false};
@@ -363,7 +334,7 @@ PyObject* NativeCall(PlannedCallObject* self, PyObject** slots, const Op& op, Py
   Args argv(count + 1);
   if (!argv.Fill(self, slots, op.operands.data(), count, 1)) return nullptr;
   NativeOpFn native = g_native_op.load(std::memory_order_acquire);
-  int kind = op.sub & ((1 << kViewShift) - 1);
+  int kind = op.sub & kNativeKindMask;
   if (native != nullptr) {
     PyObject* r = native(op.sub, argv.data() + 1, count - n_kw, op.extra);
     if (r != nullptr) {
@@ -377,6 +348,10 @@ PyObject* NativeCall(PlannedCallObject* self, PyObject** slots, const Op& op, Py
   for (int views = op.sub >> kViewShift, k = 0; views != 0; views >>= 1, ++k) {
     if ((views & 1) == 0) continue;
     PyObject*& slot = argv.data()[1 + k];
+    if (!PyTuple_Check(slot)) {  // the program's TUPLE op makes it: a hand-made one may not
+      PyErr_SetString(PyExc_SystemError, "planned call: a folded view operand is not a tuple");
+      return nullptr;
+    }
     PyObject* view = PyObject_Call(op.extra2, slot, nullptr);
     if (view == nullptr) return nullptr;
     Py_DECREF(slot);
@@ -423,7 +398,7 @@ int Unpack(PlannedCallObject* self, PyObject** slots, const Op& op) {
 // unbound, raises UnboundLocalError where a plain one would read a module
 // global). A new reference or NULL.
 PyObject* IslandNamespace(PlannedCallObject* self, PyObject** slots, const Op& op) {
-  bool guarded = op.sub == 1;
+  bool guarded = op.sub == kIslandUnbinds;
   for (int i = 0; i < op.b && !guarded; ++i) {
     guarded = slots[op.operands[static_cast<size_t>(i)]] == nullptr;
   }
@@ -1017,17 +992,19 @@ int PlannedCallSetAttr(PyObject* obj, PyObject* name, PyObject* value) {
 
 [[noreturn]] void Bad(const std::string& what) { throw InputError("planned call: " + what); }
 
+// Checks each op against its row of kOpFormats (core/program_format.h); every
+// refusal is an InputError naming the op, its kind and the field.
 class Checker {
  public:
   Checker(Py_ssize_t n_slots, Py_ssize_t n_consts, Py_ssize_t n_names)
       : n_slots_(n_slots), n_consts_(n_consts), n_names_(n_names) {}
-  void Slot(const std::string& label, const char* field, int v) const {
+  void Slot(const std::string& label, const std::string& field, int v) const {
     if (v < 0 || v >= n_slots_) {
       Bad(label + " " + field + ": got slot " + std::to_string(v) +
           ", expected 0 <= slot < " + std::to_string(n_slots_));
     }
   }
-  void Operand(const std::string& label, const char* field, int v) const {
+  void Operand(const std::string& label, const std::string& field, int v) const {
     if (v >= 0) return Slot(label, field, v);
     int w = -(v + 1);
     Py_ssize_t index = w >> 1;
@@ -1038,26 +1015,45 @@ class Checker {
           std::to_string(limit));
     }
   }
+  // dst, a or b as `holds` says (kExitPc and kReadCount need the op's other
+  // fields: ReadOps checks them).
+  void Int(const std::string& label, const char* field, IntField holds, int v,
+           int unused) const {
+    switch (holds) {
+      case IntField::kUnused:
+        if (v != unused) {
+          Bad(label + " " + field + ": got " + std::to_string(v) + ", expected " +
+              std::to_string(unused) + " (unused)");
+        }
+        return;
+      case IntField::kSlot:
+        return Slot(label, field, v);
+      case IntField::kSlotOrDrop:
+        if (v != -1) Slot(label, field, v);
+        return;
+      case IntField::kOperand:
+        return Operand(label, field, v);
+      case IntField::kExitPc:
+      case IntField::kReadCount:
+        return;
+    }
+  }
 
  private:
   Py_ssize_t n_slots_, n_consts_, n_names_;
 };
 
-const char* const kOpNames[kOpCount] = {
-    "call", "method", "attr", "item", "tuple", "list", "binary", "unary", "move",
-    "free", "del", "unpack", "island", "enter", "exit", "return", "site", "assert"};
-
 // "op 3 (call)", or "op 3" while its code is not known to be valid.
 std::string OpLabel(size_t pc, int code) {
   std::string label = "op " + std::to_string(pc);
-  if (code >= 0 && code < kOpCount) label += std::string(" (") + kOpNames[code] + ")";
+  if (code >= 0 && code < kOpCount) label += std::string(" (") + kOpFormats[code].name + ")";
   return label;
 }
 
 // One int field of an op: an int that fits the executor's 32-bit fields, or
 // an InputError naming the op, its kind and the field (never truncated, never
 // a bare OverflowError).
-int IntField(PyObject* v, const std::string& label, const std::string& field) {
+int IntValue(PyObject* v, const std::string& label, const std::string& field) {
   if (!PyLong_Check(v)) {
     Bad(label + " " + field + ": got " + Py_TYPE(v)->tp_name + ", expected an int");
   }
@@ -1074,161 +1070,194 @@ int IntField(PyObject* v, const std::string& label, const std::string& field) {
   return static_cast<int>(x);
 }
 
-// Each op: (code, dst, a, b, sub, operands tuple, extra, extra2).
+// sub as the op's row says.
+void CheckSub(const Op& op, SubField holds, const std::string& label) {
+  auto refuse = [&](const std::string& expected) {
+    Bad(label + " sub: got " + std::to_string(op.sub) + ", expected " + expected);
+  };
+  switch (holds) {
+    case SubField::kUnused:
+      if (op.sub != 0) refuse("0 (unused)");
+      return;
+    case SubField::kFoldedView:
+      if (op.sub != 0 && op.sub != kFoldedView) refuse("0 or 1 (a folded view)");
+      return;
+    case SubField::kIslandUnbinds:
+      if (op.sub != 0 && op.sub != kIslandUnbinds) {
+        refuse("0 or 1 (the island can unbind a local)");
+      }
+      return;
+    case SubField::kBinaryOp:
+      if (!((op.sub >= kAdd && op.sub <= kNotIn) || (op.sub >= kLt && op.sub <= kGe))) {
+        refuse("a binary operator");
+      }
+      return;
+    case SubField::kUnaryOp:
+      if (op.sub < kNeg || op.sub > kNot) {
+        refuse("a unary operator");
+      }
+      return;
+    case SubField::kNativeCall: {
+      int kind = op.sub & kNativeKindMask;
+      int views = op.sub >> kViewShift;
+      if (op.sub < 0 || kind >= kNativeKinds || (kind == kNotNative && views != 0)) {
+        refuse("a native kind below " + std::to_string(kNativeKinds) +
+               ", with view bits only with a kind");
+      }
+      size_t viewable = std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands));
+      if (views >> viewable != 0) {
+        refuse("view bits within its " + std::to_string(op.operands.size()) +
+               " operands (at most " + std::to_string(kMaxViewOperands) + ")");
+      }
+      return;
+    }
+  }
+}
+
+// extra or extra2 as the op's row says: the value the op keeps (borrowed), or NULL.
+PyObject* CheckExtra(PyObject* v, ExtraField holds, const Op& op, const std::string& label,
+                     const char* field) {
+  auto refuse = [&](const char* role, const std::string& expected) {
+    Bad(label + " " + field + " (" + role + "): got " + Py_TYPE(v)->tp_name + ", expected " +
+        expected);
+  };
+  switch (holds) {
+    case ExtraField::kUnused:
+      if (v != Py_None) refuse("unused", "None");
+      return nullptr;
+    case ExtraField::kKwnames:
+      if (v == Py_None) return nullptr;
+      if (!PyTuple_Check(v)) refuse("kwnames", "a tuple of str");
+      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(v); ++k) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(v, k))) {
+          Bad(label + " " + field + " (kwnames): expected str items");
+        }
+      }
+      if (static_cast<size_t>(PyTuple_GET_SIZE(v)) > op.operands.size()) {
+        Bad(label + " " + field + " (kwnames): more names than values");
+      }
+      return v;
+    case ExtraField::kUnpacker:
+      if (!PyCallable_Check(v)) refuse("unpacker", "a callable");
+      return v;
+    case ExtraField::kCode:
+      if (!PyCode_Check(v)) refuse("island code", "a code object");
+      return v;
+    case ExtraField::kName:
+      if (!PyUnicode_Check(v)) refuse("name", "a str");
+      return v;
+    case ExtraField::kViewMaker:
+      if (op.sub >> kViewShift == 0) {
+        if (v != Py_None) refuse("view maker", "None (no folded views)");
+        return nullptr;
+      }
+      if (!PyCallable_Check(v)) refuse("view maker", "a callable");
+      return v;
+    case ExtraField::kIslandNames:
+      if (!PyTuple_Check(v) || static_cast<size_t>(PyTuple_GET_SIZE(v)) != op.operands.size()) {
+        refuse("island names", "a tuple of one str per slot");
+      }
+      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(v); ++k) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(v, k))) refuse("island names", "str items");
+      }
+      return v;
+  }
+  return nullptr;
+}
+
+// Each op: kOpFields fields, (code, dst, a, b, sub, operands, extra, extra2),
+// each as its row of kOpFormats says; contexts nest (each ENTER's b is the pc
+// of the EXIT that closes it) and their slots stay theirs until then.
 std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
   if (!PyList_Check(ops_list)) Bad("ops: expected a list of op tuples");
   auto ops = std::make_unique<std::vector<Op>>();
   Py_ssize_t n = PyList_GET_SIZE(ops_list);
-  int open_contexts = 0;
+  std::vector<size_t> open_contexts;  // the pcs of the ENTERs not yet exited
   for (Py_ssize_t i = 0; i < n; ++i) {
     size_t pc = static_cast<size_t>(i);
     PyObject* item = PyList_GET_ITEM(ops_list, i);
-    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 8) {
-      Bad(OpLabel(pc, -1) + ": expected a tuple of 8 fields");
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != kOpFields) {
+      Bad(OpLabel(pc, -1) + ": expected a tuple of " + std::to_string(kOpFields) + " fields");
     }
     Op op;
-    op.code = IntField(PyTuple_GET_ITEM(item, 0), OpLabel(pc, -1), "code");
+    op.code = IntValue(PyTuple_GET_ITEM(item, 0), OpLabel(pc, -1), "code");
     const std::string label = OpLabel(pc, op.code);
-    op.dst = IntField(PyTuple_GET_ITEM(item, 1), label, "dst");
-    op.a = IntField(PyTuple_GET_ITEM(item, 2), label, "a");
-    op.b = IntField(PyTuple_GET_ITEM(item, 3), label, "b");
-    op.sub = IntField(PyTuple_GET_ITEM(item, 4), label, "sub");
+    op.dst = IntValue(PyTuple_GET_ITEM(item, 1), label, "dst");
+    op.a = IntValue(PyTuple_GET_ITEM(item, 2), label, "a");
+    op.b = IntValue(PyTuple_GET_ITEM(item, 3), label, "b");
+    op.sub = IntValue(PyTuple_GET_ITEM(item, 4), label, "sub");
     PyObject* operands = PyTuple_GET_ITEM(item, 5);
     if (!PyTuple_Check(operands)) Bad(label + " operands: expected a tuple");
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(operands); ++k) {
-      op.operands.push_back(IntField(PyTuple_GET_ITEM(operands, k), label,
+      op.operands.push_back(IntValue(PyTuple_GET_ITEM(operands, k), label,
                                      "operands[" + std::to_string(k) + "]"));
     }
-    PyObject* extra = PyTuple_GET_ITEM(item, 6);
-    PyObject* extra2 = PyTuple_GET_ITEM(item, 7);
     if (op.code < 0 || op.code >= kOpCount) {
       Bad(label + " code: got " + std::to_string(op.code) +
           ", expected 0 <= code < " + std::to_string(kOpCount));
     }
-    bool writes = op.code != kFree && op.code != kDel && op.code != kUnpack &&
-                  op.code != kIsland && op.code != kReturn;
-    if (op.code == kEnter || op.code == kExit || op.code == kFree || op.code == kDel) {
-      check.Slot(label, "dst", op.dst);
-    } else if (writes && op.dst != -1) {
-      check.Slot(label, "dst", op.dst);
+    const OpFormat& format = kOpFormats[op.code];
+    check.Int(label, "dst", format.dst, op.dst, -1);
+    check.Int(label, "a", format.a, op.a, 0);
+    check.Int(label, "b", format.b, op.b, 0);
+    int count = static_cast<int>(op.operands.size());
+    if (count < format.min_operands || count > format.max_operands) {
+      Bad(label + " operands: got " + std::to_string(count) + ", expected " +
+          (format.min_operands == format.max_operands
+               ? std::to_string(format.min_operands)
+               : "at most " + std::to_string(format.max_operands)));
     }
-    bool reads_a = op.code != kTuple && op.code != kList && op.code != kFree &&
-                   op.code != kDel && op.code != kExit &&
-                   op.code != kSite;
-    if (reads_a) check.Operand(label, "a", op.a);
-    if (op.code == kItem || op.code == kBinary) check.Operand(label, "b", op.b);
-    bool slot_operands = op.code == kUnpack || op.code == kIsland || op.code == kEnter;
-    for (int v : op.operands) {
-      if (slot_operands) {
-        check.Slot(label, "operands", v);
+    for (size_t k = 0; k < op.operands.size(); ++k) {
+      const std::string field = "operands[" + std::to_string(k) + "]";
+      if (format.operands == OperandsField::kSlots) {
+        check.Slot(label, field, op.operands[k]);
       } else {
-        check.Operand(label, "operands", v);
+        check.Operand(label, field, op.operands[k]);
       }
     }
-    auto kwnames = [&]() {
-      if (extra == Py_None) return;
-      if (!PyTuple_Check(extra)) Bad(label + " kwnames: expected a tuple");
-      for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(extra); ++k) {
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(extra, k))) {
-          Bad(label + " kwnames: expected str items");
+    CheckSub(op, format.sub, label);
+    // Inside a `with`, only its EXIT touches the slot holding the context
+    // (the EXIT, and the unwinding of an error, call its __exit__).
+    auto not_a_holder = [&](const std::string& field, int slot) {
+      for (size_t enter : open_contexts) {
+        if ((*ops)[enter].dst == slot) {
+          Bad(label + " " + field + ": got slot " + std::to_string(slot) +
+              ", which holds the context op " + std::to_string(enter) + " entered");
         }
       }
-      if (static_cast<size_t>(PyTuple_GET_SIZE(extra)) > op.operands.size()) {
-        Bad(label + " kwnames: more names than values");
-      }
-      op.extra = extra;
     };
-    switch (op.code) {
-      case kCall: {
-        int kind = op.sub & ((1 << kViewShift) - 1);
-        int views = op.sub >> kViewShift;
-        if (op.sub < 0 || kind >= kNativeKinds || (kind == 0 && views != 0)) {
-          Bad(label + " sub: got " + std::to_string(op.sub) +
-              ", expected a native kind below " + std::to_string(kNativeKinds) +
-              " and view bits only with a kind");
-        }
-        if (views >> std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands)) != 0) {
-          Bad(label + " sub: view bits past its " +
-              std::to_string(op.operands.size()) + " operands (at most " +
-              std::to_string(kMaxViewOperands) + ")");
-        }
-        if (views != 0) {
-          if (!PyCallable_Check(extra2)) {
-            Bad(label + " extra2: expected the view maker");
-          }
-          op.extra2 = extra2;
-        }
-        kwnames();
-        break;
+    if (op.code != kExit) not_a_holder("dst", op.dst);
+    if (format.operands == OperandsField::kSlots) {
+      for (size_t k = 0; k < op.operands.size(); ++k) {
+        not_a_holder("operands[" + std::to_string(k) + "]", op.operands[k]);
       }
-      case kAssert:
-        kwnames();
-        break;
-      case kMethod:
-      case kAttr:
-        if (!PyUnicode_Check(extra2)) Bad(label + " name: expected a str");
-        op.extra2 = extra2;
-        if (op.code == kMethod) kwnames();
-        break;
-      case kBinary:
-        if (!((op.sub >= kAdd && op.sub <= kNotIn) || (op.sub >= kCompare && op.sub <= kCompare + 5))) {
-          Bad(label + " sub: unknown binary operator " + std::to_string(op.sub));
-        }
-        break;
-      case kUnary:
-        if (op.sub < kNeg || op.sub > kNot) {
-          Bad(label + " sub: unknown unary operator " + std::to_string(op.sub));
-        }
-        break;
-      case kUnpack:
-        if (!PyCallable_Check(extra)) Bad(label + " unpacker: expected a callable");
-        op.extra = extra;
-        break;
-      case kIsland:
-        if (!PyCode_Check(extra)) Bad(label + " island: expected a code object");
-        if (op.b < 0 || static_cast<size_t>(op.b) > op.operands.size()) {
-          Bad(label + " b: got " + std::to_string(op.b) + ", expected 0 <= b <= " +
-              std::to_string(op.operands.size()) + " (the slots it reads)");
-        }
-        if (op.sub != 0 && op.sub != 1) {
-          Bad(label + " sub: got " + std::to_string(op.sub) +
-              ", expected 0 or 1 (the island can unbind a local)");
-        }
-        if (!PyTuple_Check(extra2) ||
-            static_cast<size_t>(PyTuple_GET_SIZE(extra2)) != op.operands.size()) {
-          Bad(label + " island names: expected one str per slot");
-        }
-        op.extra = extra;
-        op.extra2 = extra2;
-        break;
-      case kEnter:
-        if (op.operands.size() > 1) Bad(label + ": at most one `as` slot");
-        if (op.b <= i || op.b >= n) Bad(label + " b: expected the pc of its exit");
-        ++open_contexts;
-        break;
-      case kExit:
-        if (--open_contexts < 0) Bad(label + ": exit without enter");
-        break;
-      case kSite:
-        if (op.operands.size() != 4) Bad(label + ": a site has 4 operands");
-        break;
-      default:
-        break;
+    }
+    if (format.b == IntField::kReadCount && (op.b < 0 || op.b > count)) {
+      Bad(label + " b: got " + std::to_string(op.b) + ", expected 0 <= b <= " +
+          std::to_string(count) + " (the slots it reads)");
+    }
+    if (format.b == IntField::kExitPc) {
+      if (op.b <= i || op.b >= n) Bad(label + " b: expected the pc of its exit");
+      open_contexts.push_back(pc);
+    }
+    op.extra = CheckExtra(PyTuple_GET_ITEM(item, 6), format.extra, op, label, "extra");
+    op.extra2 = CheckExtra(PyTuple_GET_ITEM(item, 7), format.extra2, op, label, "extra2");
+    if (op.code == kExit) {
+      if (open_contexts.empty()) Bad(label + ": exit without enter");
+      const Op& enter = (*ops)[open_contexts.back()];
+      if (static_cast<size_t>(enter.b) != pc || enter.dst != op.dst) {
+        Bad(OpLabel(open_contexts.back(), kEnter) + " b: expected the pc of the exit of slot " +
+            std::to_string(enter.dst) + " (got " + std::to_string(enter.b) + ")");
+      }
+      open_contexts.pop_back();
     }
     ops->push_back(std::move(op));
     Op& placed = ops->back();
     Py_XINCREF(placed.extra);
     Py_XINCREF(placed.extra2);
   }
-  if (open_contexts != 0) Bad("ops: a context is entered and never exited");
-  for (size_t pc = 0; pc < ops->size(); ++pc) {
-    const Op& op = (*ops)[pc];
-    if (op.code != kEnter) continue;
-    const Op& exit = (*ops)[static_cast<size_t>(op.b)];
-    if (exit.code != kExit || exit.dst != op.dst) {
-      Bad(OpLabel(pc, op.code) + " b: expected the pc of the exit of slot " +
-          std::to_string(op.dst));
-    }
+  if (!open_contexts.empty()) {
+    Bad(OpLabel(open_contexts.back(), kEnter) + " b: expected the pc of its exit");
   }
   return ops.release();
 }

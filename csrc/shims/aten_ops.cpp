@@ -56,25 +56,26 @@
 #include <optional>
 #include <tuple>
 
+#include "core/program_format.h"
+
 namespace {
 
-// Kinds, as fastlaunch.engine.planned_call.planner.NATIVE_KINDS numbers them.
-enum Kind : int {
-  kMm = 1,
-  kAddmm = 2,
-  kBmm = 3,
-  kBaddbmm = 4,
-  kSdpaEfficient = 5,
-  kSdpaFlashCpu = 6,
-  kConvolution = 7,
-  kReinterpretTensor = 8,
-  kEmptyStridedCpu = 9,
-  kEmptyStridedCuda = 10,
-};
+// The native kinds and a CALL's sub bits (kind | folded views << kViewShift).
+using fastlaunch::program_format::kAddmm;
+using fastlaunch::program_format::kBaddbmm;
+using fastlaunch::program_format::kBmm;
+using fastlaunch::program_format::kConvolution;
+using fastlaunch::program_format::kEmptyStridedCpu;
+using fastlaunch::program_format::kEmptyStridedCuda;
+using fastlaunch::program_format::kMaxViewOperands;
+using fastlaunch::program_format::kMm;
+using fastlaunch::program_format::kNativeKindMask;
+using fastlaunch::program_format::kReinterpretTensor;
+using fastlaunch::program_format::kScaledDotProductEfficientAttention;
+using fastlaunch::program_format::kScaledDotProductFlashAttentionForCpu;
+using fastlaunch::program_format::kViewShift;
 
 constexpr int kMaxParams = 10;
-constexpr int kViewShift = 8;  // kind | views << kViewShift (csrc/engine/planned_call.cpp)
-constexpr int kMaxViews = 22;
 
 // One bound parameter: its Python value (NULL: not given) and, for a folded
 // view operand, the view the shim made of its (base, size, stride, offset).
@@ -92,7 +93,7 @@ bool Bind(PyObject* const* args, size_t npos, PyObject* kwnames, const at::Tenso
   for (int i = 0; i < n_names; ++i) out[i] = Param{};
   if (npos > static_cast<size_t>(positional)) return false;
   auto at_index = [&](size_t i) {
-    return Param{args[i], i < kMaxViews && views[i].defined() ? &views[i] : nullptr};
+    return Param{args[i], i < kMaxViewOperands && views[i].defined() ? &views[i] : nullptr};
   };
   for (size_t i = 0; i < npos; ++i) out[i] = at_index(i);
   Py_ssize_t n_kw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
@@ -536,7 +537,7 @@ PyObject* ReinterpretTensor(PyObject* const* args, size_t npos, PyObject* kwname
 bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
   for (int k = 0; views != 0; views >>= 1, ++k) {
     if ((views & 1) == 0) continue;
-    if (static_cast<size_t>(k) >= n_args || k >= kMaxViews) return false;
+    if (static_cast<size_t>(k) >= n_args || k >= kMaxViewOperands) return false;
     PyObject* spec = args[k];
     if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4) return false;
     PyObject* base = PyTuple_GET_ITEM(spec, 0);
@@ -554,19 +555,19 @@ bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out)
 }
 
 PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwnames) {
-  at::Tensor views[kMaxViews];
+  at::Tensor views[kMaxViewOperands];
   size_t n_args = npos + (kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames));
   if (!MakeViews(args, n_args, sub >> kViewShift, views)) return nullptr;
-  int kind = sub & ((1 << kViewShift) - 1);
+  int kind = sub & kNativeKindMask;
   switch (kind) {
     case kMm:
     case kAddmm:
     case kBmm:
     case kBaddbmm:
       return Gemm(kind, args, npos, kwnames, views);
-    case kSdpaEfficient:
+    case kScaledDotProductEfficientAttention:
       return SdpaEfficient(args, npos, kwnames, views);
-    case kSdpaFlashCpu:
+    case kScaledDotProductFlashAttentionForCpu:
       return SdpaFlashCpu(args, npos, kwnames, views);
     case kConvolution:
       return Convolution(args, npos, kwnames, views);

@@ -297,7 +297,7 @@ def test_island_sees_a_deleted_local_as_python_does(tmp_path, module_global, isl
                     f"    del a\n    {island}\n    return (args,)\n")
     module = call_trace.load_file(path)
     program = planner.program_of(module.call)
-    assert [op[0] for op in program.ops].count(P.ISLAND) == 1
+    assert [op.code for op in program.ops].count(P.ISLAND) == 1
     planned = planner.plan(module.call, "w", program)
     outcomes = []
     for call in (module.call, planned):
@@ -323,7 +323,7 @@ def test_island_that_unbinds_a_local_itself(tmp_path, module_global, island):
                     "    return (b,)\n")
     module = call_trace.load_file(path)
     program = planner.program_of(module.call)
-    assert [op[4] for op in program.ops if op[0] == P.ISLAND] == [1]
+    assert [op.sub for op in program.ops if op.code == P.ISLAND] == [P.ISLAND_UNBINDS]
     planned = planner.plan(module.call, "w", program)
     outcomes = []
     for call in (module.call, planned):
@@ -342,8 +342,8 @@ def test_island_reads_module_globals_and_bound_locals(tmp_path):
     module = call_trace.load_file(path)
     program = planner.program_of(module.call)
     # it reads one local (a), binds one (b), unbinds none: a plain dict unless a is unbound
-    assert [(op[3], op[4], op[7]) for op in program.ops if op[0] == P.ISLAND] == [(1, 0,
-                                                                                  ("a", "b"))]
+    assert [(op.b, op.sub, op.extra2) for op in program.ops if op.code == P.ISLAND] == [
+        (1, 0, ("a", "b"))]
     planned = planner.plan(module.call, "w", program)
     before = _core.planned_call_runs()
     assert planned([2]) == module.call([2]) == (6,)
@@ -465,18 +465,22 @@ def _make(ops, n_slots=2, consts=(), names=()):
         static_reason=None, original=print)
 
 
+_ISLAND_CODE = compile("pass", "w", "exec")
+
+
 @pytest.mark.parametrize(("op", "message"), [
-    ((P.MOVE, 5, 0, 0, 0, (), None, None), "op 0 (move) dst: got slot 5, expected 0 <= slot < 2"),
-    ((P.MOVE, 1, P.const_operand(3), 0, 0, (), None, None),
+    (P.Op(P.MOVE, 5), "op 0 (move) dst: got slot 5, expected 0 <= slot < 2"),
+    (P.Op(P.MOVE, 1, P.const_operand(3)),
      "op 0 (move) a: got operand -7, expected a constant index below 0"),
-    ((P.MOVE, 1, P.global_operand(0), 0, 0, (), None, None), "expected a global index below 0"),
-    ((99, 1, 0, 0, 0, (), None, None), f"op 0 code: got 99, expected 0 <= code < {len(P.NAMES)}"),
-    ((P.CALL, 1, 0, 0, 0, (), ("x",), None), "op 0 (call) kwnames: more names than values"),
-    ((P.ENTER, 1, 0, 0, 0, (), None, None), "op 0 (enter) b: expected the pc of its exit"),
-    ((P.BINARY, 1, 0, 0, 17, (), None, None), "unknown binary operator 17"),
-    ((P.ISLAND, -1, 0, 2, 0, (1,), compile("pass", "w", "exec"), ("x",)),
+    (P.Op(P.MOVE, 1, P.global_operand(0)), "expected a global index below 0"),
+    (P.Op(99, 1), f"op 0 code: got 99, expected 0 <= code < {len(P.NAMES)}"),
+    (P.Op(P.CALL, 1, extra=("x",)), "op 0 (call) extra (kwnames): more names than values"),
+    (P.Op(P.ENTER, 1), "op 0 (enter) b: expected the pc of its exit"),
+    (P.Op(P.BINARY, 1, sub=17), "op 0 (binary) sub: got 17, expected a binary operator"),
+    (P.Op(P.MOVE, 1, sub=3), "op 0 (move) sub: got 3, expected 0 (unused)"),
+    (P.Op(P.ISLAND, b=2, operands=(1,), extra=_ISLAND_CODE, extra2=("x",)),
      "op 0 (island) b: got 2, expected 0 <= b <= 1 (the slots it reads)"),
-    ((P.ISLAND, -1, 0, 0, 2, (1,), compile("pass", "w", "exec"), ("x",)),
+    (P.Op(P.ISLAND, sub=2, operands=(1,), extra=_ISLAND_CODE, extra2=("x",)),
      "op 0 (island) sub: got 2, expected 0 or 1"),
 ])
 def test_bad_programs_are_refused_with_field_and_value(op, message):
@@ -610,8 +614,8 @@ def test_suppressing_context_resumes_after_its_with(tmp_path):
 
 
 def test_kwnames_must_be_strings():
-    with pytest.raises(ValueError, match=r"op 0 \(call\) kwnames: expected str items"):
-        _make([(P.CALL, 1, P.const_operand(0), 0, 0, (0,), (1,), None)], consts=(print,))
+    with pytest.raises(ValueError, match=r"op 0 \(call\) extra \(kwnames\): expected str items"):
+        _make([P.Op(P.CALL, 1, P.const_operand(0), operands=(0,), extra=(1,))], consts=(print,))
 
 
 # ---- native extern kernels and aten ops (the torch-built ATen shim) ------------------------
@@ -1056,15 +1060,9 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
     assert _since(before) == {10: (0, 1)}  # built without libtorch_cuda: Python's call
 
 
-def test_native_kinds_are_numbered_as_the_shim_numbers_them():
-    import re
-
-    from fastlaunch.runtime import builds
-
-    text = builds.source("shims/aten_ops.cpp").read_text()
-    enum = re.search(r"enum Kind : int \{(.*?)\};", text, re.S).group(1)
-    numbers = [int(n) for n in re.findall(r"k\w+ = (\d+),", enum)]
-    assert numbers == sorted(planner.NATIVE_KINDS)
+def test_the_kinds_this_file_names_are_the_planners():
+    """VIEW and ALLOC_CPU above (every kind is checked against the shim's header,
+    csrc/core/program_format.h, by test_program_format)."""
     assert planner.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
     assert planner.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
     assert planner.REINTERPRET_KIND == VIEW

@@ -43,6 +43,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -135,12 +136,17 @@ def compiler() -> str:
 
 
 def key(shim: Shim) -> str:
-    """What the library depends on: the torch it links against, Python, source, flags."""
+    """What the library depends on: the torch it links against, Python, source (with
+    the headers it includes from ``csrc/``), flags."""
     import torch
 
     cflags, ldflags = flags(shim)
+    text = shim.path.read_bytes()
+    for header in re.findall(rb'^#include "([^"]+)"', text, re.M):
+        path = shim.path.parents[1] / header.decode()  # fastlaunch's own, under csrc/
+        text += path.read_bytes() if path.is_file() else b""
     parts = (torch.__version__, str(getattr(torch.version, "git_version", "")), sys.version,
-             hashlib.sha256(shim.path.read_bytes()).hexdigest(), " ".join((*cflags, *ldflags)))
+             hashlib.sha256(text).hexdigest(), " ".join((*cflags, *ldflags)))
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
@@ -228,6 +234,7 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
         cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
                            extra_ldflags=list(ldflags), build_directory=tmp,
+                           extra_include_paths=[str(source.parents[1])],  # csrc/
                            verbose=verbose)
         staged = path.with_suffix(f".{os.getpid()}.tmp")
         shutil.copyfile(Path(tmp) / f"{name}.so", staged)

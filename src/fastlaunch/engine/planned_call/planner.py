@@ -23,7 +23,7 @@ from ... import config
 from ..fallbacks import take_original
 from . import program as P
 from . import translate
-from .program import Program
+from .program import Op, Program
 
 # Environment switches under which Inductor's launch path does per-call work
 # the program would not show it (``run``'s full entry fixed at bind).
@@ -67,7 +67,8 @@ def program_of(call: object) -> Program:
 
 # Calls the ATen shim (csrc/shims/aten_ops.cpp) runs natively: kind -> the callable
 # as the wrapper module names it (an attribute path from ``torch``). The numbers
-# are the shim's; a CALL of one of these constants gets its kind as ``sub``.
+# are csrc/core/program_format.h's NativeKind, which the shim includes; a CALL of
+# one of these constants gets its kind as ``sub``.
 NATIVE_KINDS = {
     1: "mm", 2: "addmm", 3: "bmm", 4: "baddbmm",
     5: "ops.aten._scaled_dot_product_efficient_attention.default",
@@ -98,13 +99,9 @@ def _native_callees(torch: types.ModuleType) -> dict[int, tuple[int, object]]:
     return table
 
 
-VIEW_SHIFT = 8  # a native CALL's sub: kind | folded view operands << VIEW_SHIFT
-_MAX_VIEW_OPERANDS = 22
-
-
-def _is_call_of(program: Program, op: tuple, target: object) -> bool:
-    is_const, callee = program.constant(op[2])
-    return op[0] == P.CALL and is_const and callee is target
+def _is_call_of(program: Program, op: Op, target: object) -> bool:
+    is_const, callee = program.constant(op.a)
+    return op.code == P.CALL and is_const and callee is target
 
 
 def tag_native(program: Program) -> Program:
@@ -118,12 +115,11 @@ def tag_native(program: Program) -> Program:
     callees = _native_callees(torch)
     ops = []
     for op in program.ops:
-        code, dst, a, b, _, operands, extra, extra2 = op
-        is_const, callee = program.constant(a)
-        if code == P.CALL and is_const:
+        is_const, callee = program.constant(op.a)
+        if op.code == P.CALL and is_const:
             found = callees.get(id(callee))
             if found is not None and found[1] is callee:
-                op = (code, dst, a, b, found[0], operands, extra, extra2)
+                op = op.as_native(found[0])
         ops.append(op)
     guards = getattr(getattr(torch, "_C", None), "_dynamo", None)
     reinterpret = getattr(getattr(guards, "guards", None), "_reinterpret_tensor", None)
@@ -136,45 +132,40 @@ def _int_tuple(value: object) -> bool:
     return type(value) is tuple and len(value) <= 8 and all(type(v) is int for v in value)
 
 
-def _fold_views(program: Program, ops: list[tuple], reinterpret: object) -> None:
+def _fold_views(program: Program, ops: list[Op], reinterpret: object) -> None:
     """``tmp = reinterpret_tensor(base, size, stride, offset)`` (tagged
     REINTERPRET_KIND, constant size, stride and offset) whose temporary the
     next ATen op CALL alone reads, and which is freed right after it, becomes
-    a TUPLE of its arguments (``sub`` 1) and bit k of that CALL's views: the
-    shim makes the view in C++, with no Python tensor; a Python callable gets
-    it from ``reinterpret`` (the CALL's ``extra2``). Only the other views of
+    a TUPLE of its arguments (``program.folded_view``) and operand k of that
+    CALL a folded view (``Op.with_view_operand``): the shim makes the view in
+    C++, with no Python tensor; a Python callable gets it from
+    ``reinterpret`` (the CALL's ``extra2``). Only the other views of
     the same call may lie in between, so nothing else runs between the view
     and its use, as in the Python call()."""
     temps = {i for i, name in enumerate(program.local_names) if not name}
-
-    def touches(op: tuple, slot: int) -> bool:
-        return op[1] == slot or op[2] == slot or op[3] == slot or slot in op[5]
-
     for i, op in enumerate(ops):
-        code, dst, _, _, sub, operands, extra, _ = op
-        if not (code == P.CALL and sub == REINTERPRET_KIND and extra is None and dst in temps
-                and len(operands) == 4 and _is_call_of(program, op, reinterpret)):
+        dst = op.dst
+        if not (op.native_kind == REINTERPRET_KIND and op.extra is None and dst in temps
+                and len(op.operands) == 4 and _is_call_of(program, op, reinterpret)):
             continue
-        consts = [program.constant(v) for v in operands[1:]]
+        consts = [program.constant(v) for v in op.operands[1:]]
         if not (all(ok for ok, _ in consts) and _int_tuple(consts[0][1])
                 and _int_tuple(consts[1][1]) and type(consts[2][1]) is int):
             continue
-        j = next((k for k in range(i + 1, len(ops)) if touches(ops[k], dst)), None)
+        j = next((k for k in range(i + 1, len(ops)) if ops[k].names_slot(dst)), None)
         if j is None or not all(_is_call_of(program, program.ops[k], reinterpret)
-                                or ops[k][0] == P.TUPLE for k in range(i + 1, j)):
+                                or ops[k].code == P.TUPLE for k in range(i + 1, j)):
             continue
         use = ops[j]
-        positions = [k for k, v in enumerate(use[5]) if v == dst]
-        if not (use[0] == P.CALL and (use[4] & 0xFF) in _VIEW_TAKERS and use[1] != dst
-                and use[2] != dst and use[3] != dst and len(positions) == 1
-                and positions[0] < _MAX_VIEW_OPERANDS):
+        positions = [k for k, v in enumerate(use.operands) if v == dst]
+        if not (use.native_kind in _VIEW_TAKERS and dst not in (use.dst, use.a, use.b)
+                and len(positions) == 1 and positions[0] < P.MAX_VIEW_OPERANDS):
             continue
-        after = next((k for k in range(j + 1, len(ops)) if touches(ops[k], dst)), None)
-        if after is None or ops[after][0] != P.FREE:
+        after = next((k for k in range(j + 1, len(ops)) if ops[k].names_slot(dst)), None)
+        if after is None or ops[after].code != P.FREE:
             continue
-        ops[i] = (P.TUPLE, dst, 0, 0, 1, operands, None, None)
-        ops[j] = (*use[:4], use[4] | 1 << (VIEW_SHIFT + positions[0]), use[5], use[6],
-                  reinterpret)
+        ops[i] = P.folded_view(dst, op.operands)
+        ops[j] = use.with_view_operand(positions[0], reinterpret)
 
 
 def _fallback(site: str, original: object, reason: str, *args: object, **kwargs: object):

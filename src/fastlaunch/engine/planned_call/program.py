@@ -2,13 +2,16 @@
 """The planned-call program: ops over numbered value slots, as csrc/engine/planned_call.cpp
 runs them.
 
-An op is ``(code, dst, a, b, sub, operands, extra, extra2)``; a CALL's ``sub``
-is 0, or the native kind the ATen shim runs it as (``planner.NATIVE_KINDS``)
-with its folded view operands (``planner.tag_native``). Slots hold the
-wrapper's locals (numbered as the function's ``co_varnames``, so the frame's
-end clears them in CPython's order) and then temporaries. An operand is a
-slot (``>= 0``), a constant or a global read per call (negative, see
-``const_operand`` / ``global_operand``).
+The format has two owners that must agree: this module (``Op``, the opcodes,
+the operators and the ``sub`` bits) and csrc/core/program_format.h (the same
+numbers, and the operand table the executor's validator checks each op
+against); tests/unit/test_program_format.py fails when one changes alone.
+A CALL's ``sub`` is 0, or the native kind the ATen shim runs it as
+(``planner.NATIVE_KINDS``) with its folded view operands (``planner.tag_native``).
+Slots hold the wrapper's locals (numbered as the function's ``co_varnames``,
+so the frame's end clears them in CPython's order) and then temporaries. An
+operand is a slot (``>= 0``), a constant or a global read per call (negative,
+see ``const_operand`` / ``global_operand``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import dataclasses
 import functools
 import sys
 from collections import Counter
+from typing import NamedTuple
 
 CALL, METHOD, ATTR, ITEM, TUPLE, LIST, BINARY, UNARY, MOVE, FREE, DEL, UNPACK, ISLAND, \
     ENTER, EXIT, RETURN, SITE, ASSERT = range(18)
@@ -32,6 +36,16 @@ LT, LE, EQ, NE, GT, GE = range(COMPARE, COMPARE + 6)
 NEG, POS, INVERT, NOT = range(4)
 
 
+# ``sub`` bits: a TUPLE of a folded view's (base, size, stride, offset); an
+# ISLAND that can unbind a local (``del``, ``except ... as``), so it always runs
+# in its IslandNamespace; a CALL's native kind | folded view operands << VIEW_SHIFT.
+FOLDED_VIEW = 1
+ISLAND_UNBINDS = 1
+VIEW_SHIFT = 8
+NATIVE_KIND_MASK = (1 << VIEW_SHIFT) - 1
+MAX_VIEW_OPERANDS = 22
+
+
 def const_operand(index: int) -> int:
     return -(2 * index) - 1
 
@@ -40,11 +54,57 @@ def global_operand(index: int) -> int:
     return -(2 * index + 1) - 1
 
 
+class Op(NamedTuple):
+    """One op, a plain tuple to the executor (its fields in this order); which
+    fields each opcode reads is the operand table of csrc/core/program_format.h."""
+
+    code: int
+    dst: int = -1
+    a: int = 0
+    b: int = 0
+    sub: int = 0
+    operands: tuple = ()
+    extra: object = None
+    extra2: object = None
+
+    @property
+    def native_kind(self) -> int:
+        """The kind the ATen shim runs this CALL as (``planner.NATIVE_KINDS``), 0 for none."""
+        return self.sub & NATIVE_KIND_MASK if self.code == CALL else 0
+
+    @property
+    def view_operands(self) -> int:
+        """A native CALL's folded views: bit k set when operand k is one."""
+        return self.sub >> VIEW_SHIFT if self.code == CALL else 0
+
+    @property
+    def is_folded_view(self) -> bool:
+        return self.code == TUPLE and self.sub == FOLDED_VIEW
+
+    def names_slot(self, slot: int) -> bool:
+        """Whether any of its int fields or operands is ``slot``."""
+        return slot in (self.dst, self.a, self.b) or slot in self.operands
+
+    def as_native(self, kind: int) -> Op:
+        """This CALL tagged to run as native ``kind`` first."""
+        return self._replace(sub=kind)
+
+    def with_view_operand(self, position: int, view_maker: object) -> Op:
+        """This native CALL with operand ``position`` a folded view, which
+        ``view_maker(*operand)`` makes when the shim declines the call."""
+        return self._replace(sub=self.sub | 1 << (VIEW_SHIFT + position), extra2=view_maker)
+
+
+def folded_view(dst: int, operands: tuple) -> Op:
+    """The TUPLE holding a folded view's (base, size, stride, offset) in ``dst``."""
+    return Op(TUPLE, dst, sub=FOLDED_VIEW, operands=operands)
+
+
 @dataclasses.dataclass
 class Program:
     """What the translator made of one ``call`` function."""
 
-    ops: list[tuple] = dataclasses.field(default_factory=list)
+    ops: list[Op] = dataclasses.field(default_factory=list)
     consts: list[object] = dataclasses.field(default_factory=list)
     names: list[str] = dataclasses.field(default_factory=list)   # globals read per call
     local_names: list[str] = dataclasses.field(default_factory=list)  # per slot
@@ -65,9 +125,8 @@ class Program:
         """Op counts by kind (frees of temporaries left out): what runs native, what not
         (``native``: calls the ATen shim runs, see ``planner.NATIVE_KINDS``;
         ``native_view``: views it makes for them, see ``planner.tag_native``)."""
-        counts = Counter("native" if op[0] == CALL and op[4] > 0 else
-                         "native_view" if op[0] == TUPLE and op[4] == 1 else NAMES[op[0]]
-                         for op in self.ops if op[0] != FREE)
+        counts = Counter("native" if op.native_kind else "native_view" if op.is_folded_view
+                         else NAMES[op.code] for op in self.ops if op.code != FREE)
         return dict(sorted(counts.items()))
 
 

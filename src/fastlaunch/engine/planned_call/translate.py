@@ -145,7 +145,7 @@ class _Translator:
 
     def emit(self, code: int, dst: int = -1, a: int = 0, b: int = 0, sub: int = 0,
              operands: tuple = (), extra: object = None, extra2: object = None) -> int:
-        self.program.ops.append((code, dst, a, b, sub, tuple(operands), extra, extra2))
+        self.program.ops.append(P.Op(code, dst, a, b, sub, tuple(operands), extra, extra2))
         return len(self.program.ops) - 1
 
     # ---- expressions ------------------------------------------------------------
@@ -344,8 +344,7 @@ class _Translator:
         else:
             self.body(body)
         exit_pc = self.emit(P.EXIT, dst=holder)
-        code, dst, a, _, sub, operands, extra, extra2 = self.program.ops[enter]
-        self.program.ops[enter] = (code, dst, a, exit_pc, sub, operands, extra, extra2)
+        self.program.ops[enter] = self.program.ops[enter]._replace(b=exit_pc)
         self._temps.discard(holder)
         self._free_temps.append(holder)
 
@@ -395,14 +394,14 @@ class _Translator:
         module = ast.Module(body=body, type_ignores=[])
         code = compile(module, self.func.__code__.co_filename, "exec")
         # The guarding IslandNamespace is used when a local the island reads (the
-        # first b operands) is unbound as it starts, and always (sub 1) when the
-        # island can unbind one itself (`del`, the end of an `except ... as`).
+        # first b operands) is unbound as it starts, and always (ISLAND_UNBINDS)
+        # when the island can unbind one itself (`del`, the end of an `except ... as`).
         unbinds = any((isinstance(n, ast.Name) and isinstance(n.ctx, ast.Del)
                        and n.id in self.locals)
                       or (isinstance(n, ast.ExceptHandler) and n.name in self.locals)
                       for n in ast.walk(stmt))
         self.emit(P.ISLAND, a=self.const(P.island_namespace(tuple(names))),
-                  b=len(named & read), sub=int(unbinds),
+                  b=len(named & read), sub=P.ISLAND_UNBINDS if unbinds else 0,
                   operands=tuple(self.locals[n] for n in names), extra=code, extra2=tuple(names))
         self.program.islands.append(ast.unparse(stmt))
 
@@ -484,7 +483,7 @@ def translate(func: types.FunctionType, node: ast.FunctionDef) -> P.Program:
     translator = _Translator(func, node, sites=True)
     translator.body(node.body)
     uses = sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == _SITE_FN)
-    sites = sum(1 for op in translator.program.ops if op[0] == P.SITE)
+    sites = sum(1 for op in translator.program.ops if op.code == P.SITE)
     if uses == 4 * sites:
         return translator.program
     translator = _Translator(func, node, sites=False)

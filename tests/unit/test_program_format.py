@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The program format has two owners that must agree: program.py (and
+planner.NATIVE_KINDS) on the Python side, csrc/core/program_format.h on the
+native side (the executor and the ATen shim include it). Every number of
+either is checked against the other here, read from the header's text, so
+changing one side alone fails."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from fastlaunch.engine.planned_call import planner
+from fastlaunch.engine.planned_call import program as P
+from helpers import program_format as F
+
+# The header's constants with a Python twin of the same name (kFoldedView: FOLDED_VIEW).
+_SUB_CONSTANTS = ("kFoldedView", "kIslandUnbinds", "kViewShift", "kNativeKindMask",
+                  "kMaxViewOperands")
+
+
+def _python_numbers() -> dict[str, int]:
+    """program.py's int constants (opcodes, operators, sub bits) by plain name."""
+    return {F.plain(name): value for name, value in vars(P).items()
+            if name.isupper() and type(value) is int}
+
+
+def test_opcodes_operators_and_sub_bits_are_the_headers():
+    opcodes = F.enum("OpCode")
+    assert opcodes.pop("kOpCount") == len(P.NAMES)
+    header = {**opcodes, **F.enum("BinaryOp"), **F.enum("UnaryOp"),
+              **{name: F.constant(name) for name in _SUB_CONSTANTS}}
+    assert _python_numbers() == {F.plain(name): value for name, value in header.items()}
+    assert [P.NAMES[value] for value in opcodes.values()] == [F.plain(n) for n in opcodes]
+
+
+def test_the_operand_table_has_one_row_per_opcode_in_its_order():
+    assert [row.name for row in F.op_formats()] == list(P.NAMES)
+
+
+def test_an_op_has_the_headers_fields():
+    assert len(P.Op._fields) == F.constant("kOpFields")
+    assert P.Op._fields == ("code", "dst", "a", "b", "sub", "operands", "extra", "extra2")
+
+
+def _callable_name(path: str) -> str:
+    """``ops.aten._scaled_dot_product_efficient_attention.default`` -> its op's name."""
+    return [part for part in path.split(".") if part != "default"][-1]
+
+
+def test_native_kinds_are_the_headers_numbered_and_named_alike():
+    kinds = F.enum("NativeKind")
+    assert kinds.pop("kNotNative") == 0
+    assert kinds.pop("kNativeKinds") == max(planner.NATIVE_KINDS) + 1
+    assert {number: F.plain(name) for name, number in kinds.items()} == {
+        number: F.plain(_callable_name(path)) for number, path in planner.NATIVE_KINDS.items()}
+    assert kinds["kReinterpretTensor"] == planner.REINTERPRET_KIND
+
+
+def test_the_check_fails_when_one_side_changes_alone(monkeypatch):
+    """The comparison is live: a Python number changed alone no longer matches."""
+    monkeypatch.setattr(P, "SITE", 99)
+    with pytest.raises(AssertionError):
+        test_opcodes_operators_and_sub_bits_are_the_headers()
+
+
+def test_a_wheel_ships_every_header_a_shim_includes():
+    """The shims are compiled after install from fastlaunch/csrc: each header of
+    csrc/ they include is installed there, where their ``-I csrc`` finds it."""
+    root = F.HEADER.parents[2]
+    cmake = (root / "CMakeLists.txt").read_text()
+    for source in (root / "csrc" / "shims").glob("*.cpp"):
+        for header in re.findall(r'^#include "([^"]+)"', source.read_text(), re.M):
+            if not (root / "csrc" / header).is_file():
+                continue  # not fastlaunch's (torch_npu's, for the task-queue shim)
+            folder = f"fastlaunch/csrc/{header.rsplit('/', 1)[0]}"
+            assert f"install(FILES csrc/{header} DESTINATION {folder})" in cmake, header
+
+
+def test_a_change_of_the_header_rebuilds_the_shim(monkeypatch, tmp_path):
+    """The ATen shim's build key covers the header it includes."""
+    pytest.importorskip("torch")
+    from fastlaunch.runtime import torch_build
+
+    aten = torch_build.SHIMS["aten_ops"]
+    copy = tmp_path / "csrc"
+    shutil.copytree(F.HEADER.parents[1] / "shims", copy / "shims")
+    shutil.copytree(F.HEADER.parent, copy / "core")
+    monkeypatch.setattr(torch_build, "SOURCES", copy / "shims")  # as the CMake step sets it
+    base = torch_build.key(aten)
+    (copy / "core" / F.HEADER.name).write_text(F.HEADER.read_text() + "\n// edited\n")
+    assert torch_build.key(aten) != base
