@@ -168,8 +168,7 @@ def cpu_facts() -> dict[str, Any]:
     if torch is None:
         return facts
     try:
-        isa = _inductor_vec_isa()
-        facts["inductor_vec_isa"] = str(isa) if isa else "none (scalar code)"
+        facts["inductor_vec_isa"] = _inductor_vec_isa()
     except Exception as err:  # a probe must not stop the report
         facts["inductor_vec_isa"] = f"not determined ({type(err).__name__}: {err})"
     try:
@@ -179,21 +178,27 @@ def cpu_facts() -> dict[str, Any]:
     return facts
 
 
-def _inductor_vec_isa() -> object:
+def _inductor_vec_isa() -> str:
     """The ISA Inductor picks for its C++ kernels. Where this process has not
-    probed yet, picked from the CPU's flags with Inductor's own list and order,
-    its build probe skipped (``cpp.vec_isa_ok``): doctor starts no compiler. The
-    cached list is dropped afterwards, so a later compile in the process probes."""
-    from torch._inductor import config as inductor_config
+    probed yet, picked by Inductor's own rule from the ISAs of its list whose
+    flags the CPU reports (cpuid, through torch), never ``bool()``-ed: that
+    dry-compiles, and AVX-512's also probes BF16, VNNI and AMX whatever
+    ``cpp.vec_isa_ok`` says (doctor waited on a held compiler), caching the
+    answer on Inductor's shared instance. Other machines' lists probe nothing."""
+    from unittest import mock
+
     from torch._inductor import cpu_vec_isa
 
-    if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize:
-        return cpu_vec_isa.pick_vec_isa()
-    try:
-        with inductor_config.patch({"cpp.vec_isa_ok": True}):
-            return cpu_vec_isa.pick_vec_isa()
-    finally:
-        cpu_vec_isa.valid_vec_isa_list.cache_clear()
+    if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize or \
+            platform.machine() not in ("x86_64", "AMD64"):
+        isa = cpu_vec_isa.pick_vec_isa()
+    else:
+        on_cpu = cpu_vec_isa.x86_isa_checker()
+        listed = [isa for isa in cpu_vec_isa.supported_vec_isa_list
+                  if all(flag in on_cpu for flag in str(isa).split())]
+        with mock.patch.object(cpu_vec_isa, "valid_vec_isa_list", return_value=listed):
+            isa = cpu_vec_isa.pick_vec_isa()
+    return "none (scalar code)" if isinstance(isa, cpu_vec_isa.InvalidVecISA) else str(isa)
 
 
 def torch_build_facts() -> dict[str, Any] | None:
