@@ -39,12 +39,11 @@ while [ ! -e {gate} ] && [ $i -lt {WAIT_S * 10} ]; do sleep 0.1; i=$((i+1)); don
 exit 1
 """)
     compiler.chmod(0o755)
-    from fastlaunch.runtime import torch_build
+    from fastlaunch.builds import registry, shims
 
-    for name in ("tensor_geometry", "aten_ops"):
-        shim = torch_build.SHIMS[name]
-        installed = torch_build.installed_root() / torch_build.relative_path(
-            shim, torch_build.key(shim))
+    for shim in (registry.TENSOR_GEOMETRY, registry.ATEN_OPS):
+        name = shim.name
+        installed = shims.installed_root() / shims.relative_path(shim, shims.key(shim))
         if installed.exists():
             pytest.skip(f"{name} was built at install ({installed}): nothing builds at run time")
     env = {k: v for k, v in os.environ.items() if not k.startswith("FASTLAUNCH")}
@@ -60,7 +59,7 @@ exit 1
 
 
 def _builders(cache: Path) -> list[int]:
-    """Build children (torch_build.py compile) writing into ``cache``, by pid."""
+    """Build children (``python -m fastlaunch.builds compile``) writing into ``cache``, by pid."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -69,7 +68,7 @@ def _builders(cache: Path) -> list[int]:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"compile" in argv and any(a.endswith(b"torch_build.py") for a in argv) and any(
+        if b"compile" in argv and b"fastlaunch.builds" in argv and any(
                 str(cache).encode() in a for a in argv):
             found.append(int(entry.name))
     return found

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from fastlaunch.runtime import torch_build
+from fastlaunch.builds import registry
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -127,8 +127,8 @@ def test_build_says_each_outcome_once_without_torch():
                           timeout=300, check=False)
     assert done.returncode == 1
     lines = (done.stdout + done.stderr).splitlines()
-    assert len(lines) == len(torch_build.SHIMS), lines
-    for line, name in zip(lines, torch_build.SHIMS):
+    assert len(lines) == len(registry.SHIMS), lines
+    for line, name in zip(lines, registry.SHIMS):
         assert line.startswith(f"{name}: unavailable (torch is not installed)"), lines
 
 
@@ -138,7 +138,7 @@ def test_build_says_each_outcome_once():
     done = run("build")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = (done.stdout + done.stderr).splitlines()
-    for name in torch_build.SHIMS:
+    for name in registry.SHIMS:
         outcome = [line for line in lines if line.startswith(f"{name}: ")
                    and not line.endswith("; building it now")]
         assert len(outcome) == 1 and outcome[0].startswith(f"{name}: active ("), lines

@@ -68,7 +68,7 @@ def test_every_source_compiled_after_install_ships_with_the_package():
     used = set()
     for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]:
         used |= {(path.name, relative.split("/")[0]) for relative in
-                 re.findall(r"builds\.source\(f?\"([^\"]+)\"\)", path.read_text())}
+                 re.findall(r"core\.source\(f?\"([^\"]+)\"\)", path.read_text())}
     assert {"bench_cuda.py", "bench"} <= {name for pair in used for name in pair}
     assert {folder for _, folder in used} <= shipped, sorted(used)
     for folder in shipped:

@@ -984,9 +984,9 @@ def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_s
 
 
 def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shim, tmp_path):
-    from fastlaunch.runtime import torch_build
+    from fastlaunch.builds import shims
 
-    if torch_build.torch_has_cuda():
+    if shims.torch_has_cuda():
         pytest.skip("this torch has CUDA: the shim runs _empty_strided_cuda (tests/hw)")
     python, planned = _guards_wrapper(tmp_path,
                                       "out = empty_strided_cuda((4, 3), (3, 1), torch.float32)")
@@ -999,9 +999,9 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
 def test_native_kinds_are_numbered_as_the_shim_numbers_them():
     import re
 
-    from fastlaunch.runtime import builds
+    from fastlaunch.builds import core
 
-    text = builds.source("shims/aten_ops.cpp").read_text()
+    text = core.source("shims/aten_ops.cpp").read_text()
     enum = re.search(r"enum Kind : int \{(.*?)\};", text, re.S).group(1)
     numbers = [int(n) for n in re.findall(r"k\w+ = (\d+),", enum)]
     assert numbers == sorted(planner.NATIVE_KINDS)

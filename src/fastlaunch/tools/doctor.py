@@ -235,19 +235,20 @@ def planned_call_status(cfg: config.Config) -> dict[str, Any]:
 
 
 def build_rows() -> dict[str, str]:
-    """One line per run-time build: the torch shims where they were found (an
-    installed or cached build; never builds), the others' cache rows."""
-    from ..runtime import builds, torch_build
+    """One line per run-time build: the torch shims' states where they were
+    found (an installed or cached build; never builds), the others' cache rows."""
+    from ..builds import core, registry
+    from .build import owners
 
-    rows = {}
-    for name in builds.areas():
-        shim = torch_build.SHIMS.get(name)
-        if shim is None:
-            rows[name] = builds.row(name)
+    shims = owners()
+    rows: dict[str, str] = {}
+    for name in registry.AREAS:
+        owner = shims.get(name)
+        if owner is None:
+            rows[name] = core.row(name)
             continue
-        owner = importlib.import_module(shim.owner)  # built against torch: where from, or why not
         owner.ensure()  # looks for an installed or cached build; never builds
-        rows[name] = owner.status()
+        rows[name] = owner.status()  # a shims.State: its line, and its phase for --json
     return rows
 
 
@@ -264,9 +265,9 @@ def shown(value: object, missing: str = "unknown") -> str:
 def main() -> int:
     """The report; it starts no background build (its own process's import of
     torch arms the integrations as a program's would)."""
-    from ..runtime import torch_build
+    from ..builds import shims
 
-    with torch_build.foreground_only():
+    with shims.foreground_only():
         return _report()
 
 
@@ -309,9 +310,9 @@ def _report() -> int:
     for line in _npu_lines():
         print(line)
     print("\nrun-time builds (one row each; python -m fastlaunch cache lists their folders)")
-    from ..runtime import builds
+    from ..builds import core
 
-    print(f"  cache folder: {builds.cache_row()}")
+    print(f"  cache folder: {core.cache_row()}")
     for name, row in build_rows().items():
         print(f"  {name}: {row}")
     print("\nintegrations")
