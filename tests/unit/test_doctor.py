@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from fastlaunch.builds import registry
+from fastlaunch.builds import registry, shims
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -108,6 +108,9 @@ def test_torch_build_and_planned_call(reports):
             for line in section(text, "run-time builds ")}
     assert rows.pop("cache folder") == report["cache_folder"]
     assert set(report["builds"]) == set(rows)
+    phases = {phase.name.lower() for phase in shims.Phase}
+    assert set(report["shim_phases"]) == set(registry.SHIMS)
+    assert set(report["shim_phases"].values()) <= phases, report["shim_phases"]
 
 
 def test_planned_call_switched_off_is_said_in_both():

@@ -56,7 +56,7 @@ def test_a_build_ships_only_the_shims_it_made(tmp_path):
 
 
 def test_every_source_compiled_after_install_ships_with_the_package():
-    """What the package and the benchmarks compile after install (builds.source("<dir>/..."))
+    """What the package and the benchmarks compile after install (core.source("<dir>/..."))
     lies in a folder CMake installs under fastlaunch/csrc: a wheel install, which has no
     checkout around it, finds it there (benchmarks/bench_cuda.py needs bench/raw_launch.c)."""
     import re
