@@ -277,3 +277,12 @@ def test_a_shims_key_covers_the_csrc_headers_it_includes(monkeypatch, tmp_path):
     before = core.digest(shim)
     (tmp_path / "core" / "b.h").write_text("#pragma once\nint b = 2;\n")  # included by a.h
     assert core.digest(shim) != before
+
+
+def test_one_key_formula_keeps_the_shims_key_folders():
+    """core.key is the formula the torch shims' keys had (NUL-joined parts, no
+    trailing NUL): a warm cache of the previous version is found as it is."""
+    import hashlib
+
+    assert core.key("2.13.0", b"\x00raw", "x") == hashlib.sha256(
+        b"2.13.0\0\x00raw\0x").hexdigest()[:16]

@@ -59,22 +59,20 @@ from .registry import SHIMS, Shim
 log = logging.getLogger("fastlaunch.builds.shims")
 BUILD_TIMEOUT_S = 900
 PROGRESS_S = 10.0  # a progress line this often while a build runs
-
-
 CUDA_DEFINE = "-DFASTLAUNCH_TORCH_CUDA"
 SHIM_FLAGS_VAR = "FASTLAUNCH_SHIM_FLAGS"
 
 
 class Phase(enum.Enum):
-    """Where a shim stands in this process."""
+    """Where a shim stands in this process (``doctor --json``: its lower-case name)."""
 
-    UNDECIDED = "not looked for yet"
-    ACTIVE = "active"  # loaded, from where the line says
-    NOT_BUILT = "not built"  # no build for this torch; none running
-    BUILDING = "building"  # a child of this process builds it
-    ELSEWHERE = "being built"  # another process holds its build lock
-    OFF = "off"  # switched off
-    UNAVAILABLE = "unavailable"  # the line says why
+    UNDECIDED = enum.auto()  # not looked for yet
+    ACTIVE = enum.auto()  # loaded, from where the line says
+    NOT_BUILT = enum.auto()  # no build for this torch; none running
+    BUILDING = enum.auto()  # a child of this process builds it
+    ELSEWHERE = enum.auto()  # another process holds its build lock
+    OFF = enum.auto()  # switched off
+    UNAVAILABLE = enum.auto()  # the line says why
 
 
 class State(str):
@@ -110,8 +108,8 @@ def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
     shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
     one rule for every build place; ``_core`` never links libtorch). The flags
-    of SHIM_FLAGS_VAR go to both (the asan env's sanitizers; read from the
-    environment, as the CMake step has no Config) and so into the key."""
+    of SHIM_FLAGS_VAR go to both (the asan env's sanitizers, a test setting read
+    from the environment, not a ``Config`` field) and so into the key."""
     extra = tuple(shlex.split(os.environ.get(SHIM_FLAGS_VAR, "")))
     if shim.cuda and torch_has_cuda():
         return (*shim.cflags, CUDA_DEFINE, *extra), ("-ltorch_cuda", *extra)
@@ -149,7 +147,7 @@ def installed_root() -> Path:
     site-packages, not the source tree); CMakeLists.txt installs it there. The
     extension is found, not imported: this room sits below the runtime."""
     spec = importlib.util.find_spec(f"{core.PACKAGE.name}.runtime._core")
-    origin = spec.origin if spec is not None and spec.origin else str(core.PACKAGE / "runtime")
+    origin = spec.origin if spec is not None and spec.origin else core.PACKAGE / "runtime" / "_"
     return Path(origin).resolve().parents[1] / "torch_shims"
 
 
@@ -252,7 +250,7 @@ class _State:
     did not load, which the build replaces)."""
 
     def __init__(self) -> None:
-        self.now = State(Phase.UNDECIDED, Phase.UNDECIDED.value)
+        self.now = State(Phase.UNDECIDED, "not looked for yet")
         self.decided = False
         self.builder: threading.Thread | None = None
         self.target: Path | None = None
