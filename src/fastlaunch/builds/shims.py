@@ -30,8 +30,8 @@ One key for every place (``core.key``): torch version, torch git version,
 Python version, the source with the csrc headers it includes, and flags; the
 compiler is not part of it (it does not change what the library links
 against, and a runtime image without one can load a build made at install).
-Every decision is one INFO log line; ``state()`` is the typed state doctor,
-``build`` and ``cache`` read. The runtime module of each shim hands
+Every decision is one INFO log line; ``state()`` is the typed state doctor
+and ``python -m fastlaunch build`` read. The runtime module of each shim hands
 ``ensure`` what activates the loaded library (this room imports no runtime).
 """
 
