@@ -75,6 +75,15 @@ def test_every_source_compiled_after_install_ships_with_the_package():
         assert (ROOT / "csrc" / folder).is_dir()
 
 
+def test_the_csrc_headers_a_shim_includes_ship_with_it():
+    """A shim includes ``core/...`` (csrc/ is on its include path): a wheel install
+    compiles it from fastlaunch/csrc, so the core headers ship there too."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    assert 'install(DIRECTORY csrc/core/ DESTINATION fastlaunch/csrc/core FILES_MATCHING ' \
+           'PATTERN "*.h")' in text
+    assert "${CMAKE_CURRENT_SOURCE_DIR}/csrc/core/*.h" in text  # the shims step's inputs
+
+
 def test_the_project_names_its_tracker_where_a_report_goes():
     """pyproject's [project.urls] has the tracker; "Reporting a problem" points at it."""
     tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
