@@ -28,9 +28,10 @@ import torch
 
 import fastlaunch
 from fastlaunch import config
+from fastlaunch.builds import core
 from fastlaunch.engine import routing
 from fastlaunch.integrations.inductor import integration
-from fastlaunch.runtime import _core, builds
+from fastlaunch.runtime import _core
 
 BLOCK = 400      # launches per timed block; the GPU queue is drained between blocks
 BLOCKS = 15      # blocks per round
@@ -39,9 +40,9 @@ ROUNDS = 5       # rounds, interleaving the variants
 
 def load_raw_loop() -> ctypes.CDLL:
     """csrc/bench/raw_launch.c, in the bench build folder."""
-    src = builds.source("bench/raw_launch.c")
-    lib = builds.folder("bench") / builds.key(src.read_bytes()) / "raw_launch.so"
-    builds.build("bench", lib, lambda tmp: [builds.c_compiler() or "cc", "-O2", "-shared",
+    src = core.source("bench/raw_launch.c")
+    lib = core.folder("bench") / core.key(src.read_bytes()) / "raw_launch.so"
+    core.build("bench", lib, lambda tmp: [core.c_compiler() or "cc", "-O2", "-shared",
                                             "-fPIC", src, "-o", tmp, "-ldl"])
     dll = ctypes.CDLL(str(lib))
     dll.raw_launch_loop.restype = ctypes.c_double

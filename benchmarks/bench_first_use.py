@@ -58,9 +58,10 @@ def child(window: float, steps: int, started: float) -> dict:
         torch.cuda.synchronize()
         blocks.append((round(time.time() - started, 2), (time.perf_counter() - t0) / 20 * 1e6,
                        _core.has_tensor_accessor()))
-    from fastlaunch.runtime import torch_accessor, torch_build
+    from fastlaunch.builds import shims
+    from fastlaunch.runtime import torch_accessor
 
-    build = torch_build._children.get("torch_accessor")
+    build = shims._children.get("torch_accessor")
     return {"first_result_s": first, "blocks": blocks, "accessor": torch_accessor.status(),
             "build_pid": build.pid if build is not None else None,
             "stats": fastlaunch.stats(), "total_s": time.time() - started}
@@ -74,9 +75,9 @@ def run_variant(variant: str, root: Path, window: float, steps: int) -> dict:
                TRITON_CACHE_DIR=str(folder / "triton"))
     hidden = None
     if variant.endswith("run-time build"):
-        from fastlaunch.runtime import torch_build
+        from fastlaunch.builds import shims
 
-        installed = torch_build.installed_root()
+        installed = shims.installed_root()
         if installed.exists():
             hidden = installed.with_name("torch_shims.hidden")
             installed.rename(hidden)

@@ -33,8 +33,9 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
+from fastlaunch.builds import core  # noqa: E402
 from fastlaunch.engine import routing  # noqa: E402
-from fastlaunch.runtime import _core, backends, builds  # noqa: E402
+from fastlaunch.runtime import _core, backends  # noqa: E402
 from fastlaunch.runtime.npu import NpuBackend  # noqa: E402
 from fastlaunch.testing import fakes  # noqa: E402
 from helpers.fake_cann import FakeCann, build  # noqa: E402
@@ -55,11 +56,11 @@ class Tensor:
 
 def build_generic():
     """csrc/bench/generic_npu_launcher.c as a module, in the bench build folder."""
-    src = builds.source("bench/generic_npu_launcher.c")
+    src = core.source("bench/generic_npu_launcher.c")
     include = sysconfig.get_paths()["include"]
-    out = builds.folder("bench") / builds.key(src.read_bytes(), include) / (
+    out = core.folder("bench") / core.key(src.read_bytes(), include) / (
         "generic_npu_launcher" + sysconfig.get_config_var("EXT_SUFFIX"))
-    builds.build("bench", out, lambda tmp: [builds.c_compiler() or "cc", "-O2", "-shared",
+    core.build("bench", out, lambda tmp: [core.c_compiler() or "cc", "-O2", "-shared",
                                             "-fPIC", f"-I{include}", src, "-o", tmp, "-ldl"])
     spec = importlib.util.spec_from_file_location("generic_npu_launcher", out)
     module = importlib.util.module_from_spec(spec)

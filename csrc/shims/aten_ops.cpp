@@ -2,7 +2,7 @@
 // The planned call's native ops: the extern kernels and torch.ops.aten calls
 // of Inductor's Python wrapper, run through ATen's C++ API on the very
 // arguments the wrapper passes, without torch's Python argument parsing.
-// Built against the installed torch by torch_build.py (loaded by
+// Built against the installed torch by fastlaunch.builds (loaded by
 // aten_ops.py); csrc/engine/planned_call.cpp gets fastlaunch_aten_op through a
 // capsule.
 //
@@ -19,7 +19,7 @@
 // It also runs the wrapper's allocations and named-buffer views, as
 // torch/csrc/dynamo/guards.cpp's _empty_strided_{cpu,cuda} and
 // _reinterpret_tensor do (with the GIL held, as they do). The CUDA allocation
-// needs libtorch_cuda: torch_build.py defines FASTLAUNCH_TORCH_CUDA and links it
+// needs libtorch_cuda: fastlaunch.builds defines FASTLAUNCH_TORCH_CUDA and links it
 // only when the installed torch has CUDA; without it that kind is declined.
 #include <torch/csrc/Dtype.h>
 #include <torch/csrc/Exceptions.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A tensor's sizes and strides read in C++, for the planned call's native
 // size/stride asserts (csrc/engine/planned_call.cpp). Built against the installed
-// torch by torch_build.py (loaded by tensor_geometry.py); the core gets the function through a capsule.
+// torch by fastlaunch.builds (loaded by tensor_geometry.py); the core gets the function through a capsule.
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/extension.h>
 

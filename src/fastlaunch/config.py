@@ -165,8 +165,8 @@ def _parse_default_on(env: dict[str, str] | os._Environ, name: str,
 #: The user-facing ones are fields of ``Config``; the last three are not: one is
 #: read by the tests only (tests/helpers/wheels.py, as is
 #: FASTLAUNCH_TRITON_ASCEND_TREES, which fastlaunch never reads), one is the asan
-#: env's (read by torch_build, also in the CMake step, where Config is not
-#: importable), the last is selfcheck's protocol with the child process it starts.
+#: env's (read by builds.shims, into the shims' flags and key), the last is
+#: selfcheck's protocol with the child process it starts.
 VARIABLES = (
     ("FASTLAUNCH", "1 turns fastlaunch on, 0 off (an explicit value wins over the next one)"),
     ("TORCHINDUCTOR_NPU_FAST_LAUNCH", "torch_npu's switch; turns fastlaunch on when FASTLAUNCH "

@@ -23,7 +23,7 @@ import re
 import shutil
 import types
 
-from fastlaunch.runtime import builds
+from fastlaunch.builds import core
 
 from . import wheels
 
@@ -34,7 +34,7 @@ GUARD_LOG: list[tuple] = []
 def build_folder() -> object:
     import torch
 
-    source = builds.source(SOURCE).read_bytes()
+    source = core.source(SOURCE).read_bytes()
     key = hashlib.sha256(source + b"\0" + torch.__version__.encode() + b"\0" +
                          str(torch.version.git_version).encode()).hexdigest()[:16]
     return wheels.cache_dir() / "npu_device" / key
@@ -77,9 +77,9 @@ def install(*, device_module: bool = True) -> None:
     folder = build_folder()
     if not folder.is_dir():
         folder.mkdir(parents=True)
-        builds.own(folder.parent)  # fastlaunch's: `python -m fastlaunch cache clear` removes it
+        core.own(folder.parent)  # fastlaunch's: `python -m fastlaunch cache clear` removes it
     wheels.say(f"npu test device: building or finding {SOURCE} in {folder}")
-    cpp_extension.load(name="fastlaunch_npu_device", sources=[str(builds.source(SOURCE))],
+    cpp_extension.load(name="fastlaunch_npu_device", sources=[str(core.source(SOURCE))],
                        build_directory=str(folder), extra_cflags=["-O1"],
                        is_python_module=False, verbose=False)
     torch.utils.rename_privateuse1_backend("npu")

@@ -9,7 +9,7 @@ Each is downloaded once into the wheel cache (``fastlaunch.config.wheel_cache()`
 network, the test asking for it skips, naming the wheel and the reason;
 ``FASTLAUNCH_OFFLINE=1`` skips at once instead of trying the network.
 What is downloaded or extracted here is named in the wheel cache's manifest
-(``fastlaunch.runtime.builds.own``), so ``python -m fastlaunch cache`` counts
+(``fastlaunch.runtime.core.own``), so ``python -m fastlaunch cache`` counts
 it and ``cache clear`` removes it.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from fastlaunch import config
-from fastlaunch.runtime import builds
+from fastlaunch.builds import core
 
 # The triton-ascend release on the package index whose launcher is the NPU oracle.
 TRITON_ASCEND = "3.2.0"
@@ -92,7 +92,7 @@ def _download(requirement: str, stem: str) -> Path | str:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         return (f"{requirement} is not in {folder} and pip download failed "
                 f"(offline?): {last}")
-    builds.own(found[0])  # fastlaunch's: `python -m fastlaunch cache clear` removes it
+    core.own(found[0])  # fastlaunch's: `python -m fastlaunch cache clear` removes it
     return found[0]
 
 
@@ -174,7 +174,7 @@ def publish(partial: Path, target: Path) -> Path:
     if target.exists():
         shutil.rmtree(partial)
     else:
-        builds.own(target)  # named before it appears: `cache clear` removes it
+        core.own(target)  # named before it appears: `cache clear` removes it
         partial.replace(target)
     return target
 

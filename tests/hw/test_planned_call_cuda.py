@@ -16,8 +16,9 @@ torch = pytest.importorskip("torch", reason="torch is not installed")
 if not torch.cuda.is_available():
     pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
 
+from fastlaunch.builds import shims  # noqa: E402
 from fastlaunch.engine.planned_call import planner  # noqa: E402
-from fastlaunch.runtime import aten_ops, torch_build  # noqa: E402
+from fastlaunch.runtime import aten_ops  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 CUDA_KIND = next(k for k, path in planner.NATIVE_KINDS.items() if path.endswith("_cuda"))
@@ -49,7 +50,7 @@ print(json.dumps({"runs": runs, "counts": counts, "aten_ops": _core.has_aten_ops
 
 
 def test_compiled_model_allocates_in_the_shim(tmp_path):
-    assert torch_build.torch_has_cuda()
+    assert shims.torch_has_cuda()
     assert aten_ops.ensure(build=True, wait=True), aten_ops.status()  # the child loads it
     env = dict(os.environ, FASTLAUNCH="1", TORCHINDUCTOR_CACHE_DIR=str(tmp_path))
     done = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""fastlaunch.runtime.builds, the one helper of every build made after install:
+"""fastlaunch.builds, the compile core of every build made after install and its
+one registry:
 where sources are found (checkout, then the installed copy), the one cache
 folder rule, one log line per build, atomic placement, failures with the
 compiler's output, and the rows doctor and ``cache`` show."""
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from fastlaunch import config
-from fastlaunch.runtime import builds, torch_build
+from fastlaunch.builds import core, registry, shims
+from fastlaunch.builds.__main__ import main as builds_main
 from fastlaunch.tools import caches
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_sources_come_from_the_checkout_else_the_installed_copy():
     """Run from the checkout (editable install), its csrc/; from an installed wheel
     (tox), the copy the wheel ships, the same bytes as the checkout's."""
-    expected = ROOT / "csrc" if builds.CHECKOUT == ROOT else builds.PACKAGE / "csrc"
+    expected = ROOT / "csrc" if core.CHECKOUT == ROOT else core.PACKAGE / "csrc"
     for relative in ("shims/torch_accessor.cpp", "shims/tensor_geometry.cpp",
                      "shims/queue_shim.cpp", "testing/cann_recorder/recorder.c",
                      "testing/cann_recorder/include/recorder.h"):
-        path = builds.source(relative)
+        path = core.source(relative)
         assert path == expected / relative
         assert path.read_bytes() == (ROOT / "csrc" / relative).read_bytes()
 
@@ -36,13 +38,13 @@ def test_an_installed_package_finds_the_copy_it_ships(monkeypatch, tmp_path):
     package = tmp_path / "site-packages" / "fastlaunch"
     (package / "csrc" / "shims").mkdir(parents=True)
     (package / "csrc" / "shims" / "x.cpp").write_text("// shipped")
-    monkeypatch.setattr(builds, "PACKAGE", package)
-    monkeypatch.setattr(builds, "CHECKOUT", tmp_path)  # no CMakeLists.txt here
-    assert builds.source_roots() == [package / "csrc"]
-    assert builds.source("shims/x.cpp") == package / "csrc" / "shims" / "x.cpp"
+    monkeypatch.setattr(core, "PACKAGE", package)
+    monkeypatch.setattr(core, "CHECKOUT", tmp_path)  # no CMakeLists.txt here
+    assert core.source_roots() == [package / "csrc"]
+    assert core.source("shims/x.cpp") == package / "csrc" / "shims" / "x.cpp"
     with pytest.raises(FileNotFoundError, match=re.escape(
             f"native source shims/y.cpp is missing (looked in {package / 'csrc/shims/y.cpp'})")):
-        builds.source("shims/y.cpp")
+        core.source("shims/y.cpp")
 
 
 def test_the_cmake_rules_ship_what_is_compiled_after_install():
@@ -53,40 +55,45 @@ def test_the_cmake_rules_ship_what_is_compiled_after_install():
 
 
 def test_every_shim_source_is_registered():
-    """Adding a shim is one line in torch_build.SHIMS; the task-queue shim is built
-    by its own module (runtime/npu/queue.py) on first use."""
+    """Adding a shim is one ``Shim`` in builds.registry, with one runtime module
+    that activates it; the task-queue shim is built by its own module
+    (runtime/npu/queue.py) on first use."""
+    from fastlaunch.tools import build
+
     on_disk = {p.name for p in (ROOT / "csrc" / "shims").glob("*.cpp")}
-    registered = {shim.source for shim in torch_build.SHIMS.values()}
+    registered = {shim.source for shim in registry.SHIMS.values()}
     assert on_disk == registered | {"queue_shim.cpp"}
-    for shim in torch_build.SHIMS.values():
-        assert shim.path.is_file() and hasattr(config.get(), shim.field), shim
+    for shim in registry.SHIMS.values():
+        assert shims.source_of(shim).is_file() and isinstance(shim.enabled(config.get()), bool)
+        assert shim.enabled(config.from_environ({shim.switch: "0"})) is False, shim
+    assert {name: owner.SHIM for name, owner in build.owners().items()} == registry.SHIMS
 
 
 def test_one_cache_folder_rule(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path))
-    assert list(builds.areas())[:len(torch_build.SHIMS)] == list(torch_build.SHIMS)
-    for name in builds.areas():
-        assert builds.folder(name) == tmp_path / name
+    assert list(registry.AREAS)[:len(registry.SHIMS)] == list(registry.SHIMS)
+    for name in registry.AREAS:
+        assert core.folder(name) == tmp_path / name
         assert caches.folders()[name] == tmp_path / name
-    for name, shim in torch_build.SHIMS.items():
-        assert torch_build.cached_path(shim, "k").parent == tmp_path / name / "k"
+    for name, shim in registry.SHIMS.items():
+        assert shims.cached_path(shim, "k").parent == tmp_path / name / "k"
     with pytest.raises(ValueError, match=r"build: got 'nope', expected one of \["):
-        builds.folder("nope")
+        core.folder("nope")
 
 
 def test_the_cache_folder_row_names_an_unusable_folder(monkeypatch, tmp_path):
     """doctor's row: where the cache is, from which setting, and why it cannot be used."""
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "c"))
-    assert builds.cache_row() == f"{tmp_path / 'c'} (FASTLAUNCH_CACHE_DIR): usable"
+    assert core.cache_row() == f"{tmp_path / 'c'} (FASTLAUNCH_CACHE_DIR): usable"
     assert not (tmp_path / "c").exists()  # looking creates nothing
     (tmp_path / "c").write_text("")
-    assert builds.cache_row() == (
+    assert core.cache_row() == (
         f"{tmp_path / 'c'} (FASTLAUNCH_CACHE_DIR): NOT USABLE: {tmp_path / 'c'} is not a "
         "folder; nothing is built or cached until FASTLAUNCH_CACHE_DIR names a writable folder")
-    assert builds.cache_problem(tmp_path / "c" / "aten_ops" / "k") == f"{tmp_path / 'c'} is not " \
+    assert core.cache_problem(tmp_path / "c" / "aten_ops" / "k") == f"{tmp_path / 'c'} is not " \
                                                                      "a folder"
     with pytest.raises(NotADirectoryError):
-        builds.make_dirs(tmp_path / "c" / "aten_ops" / "k")
+        core.make_dirs(tmp_path / "c" / "aten_ops" / "k")
 
 
 def test_what_fastlaunch_creates_is_named_in_its_area(monkeypatch, tmp_path):
@@ -95,21 +102,21 @@ def test_what_fastlaunch_creates_is_named_in_its_area(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(tmp_path / "c"))
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path / "w"))
     (tmp_path / "c" / "bench").mkdir(parents=True)  # the user's folder first
-    builds.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
-    builds.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
-    builds.own(tmp_path / "c" / "bench" / "k" / "deeper" / "x.so")  # under a named folder
-    builds.make_dirs(tmp_path / "c" / "not-an-area" / "k")
-    builds.own(tmp_path / "elsewhere.so")
-    assert (tmp_path / "c" / "bench" / builds.MANIFEST).read_text() == "k\n"
-    assert builds.owned(tmp_path / "c" / "bench") == {"k"}
+    core.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
+    core.make_dirs(tmp_path / "c" / "bench" / "k" / "deeper")
+    core.own(tmp_path / "c" / "bench" / "k" / "deeper" / "x.so")  # under a named folder
+    core.make_dirs(tmp_path / "c" / "not-an-area" / "k")
+    core.own(tmp_path / "elsewhere.so")
+    assert (tmp_path / "c" / "bench" / core.MANIFEST).read_text() == "k\n"
+    assert core.owned(tmp_path / "c" / "bench") == {"k"}
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["bench", "not-an-area"]
-    assert not (tmp_path / "c" / "not-an-area" / builds.MANIFEST).exists()
-    (tmp_path / "c" / "bench" / builds.MANIFEST).write_text("k\n../../escape\n/abs\n\n")
-    assert builds.owned(tmp_path / "c" / "bench") == {"k"}  # nothing outside the area
+    assert not (tmp_path / "c" / "not-an-area" / core.MANIFEST).exists()
+    (tmp_path / "c" / "bench" / core.MANIFEST).write_text("k\n../../escape\n/abs\n\n")
+    assert core.owned(tmp_path / "c" / "bench") == {"k"}  # nothing outside the area
 
 
 def _cc():
-    return builds.c_compiler() or pytest.skip("no C compiler")
+    return core.c_compiler() or pytest.skip("no C compiler")
 
 
 def test_a_build_is_logged_once_and_placed_whole(monkeypatch, tmp_path, caplog):
@@ -117,7 +124,7 @@ def test_a_build_is_logged_once_and_placed_whole(monkeypatch, tmp_path, caplog):
     cc = _cc()
     src = tmp_path / "x.c"
     src.write_text("int fl_x(void) { return 7; }\n")
-    out = builds.folder("bench") / "k" / "x.so"
+    out = core.folder("bench") / "k" / "x.so"
     seen = []
 
     def command(tmp):
@@ -125,13 +132,13 @@ def test_a_build_is_logged_once_and_placed_whole(monkeypatch, tmp_path, caplog):
         return [cc, "-shared", "-fPIC", src, "-o", tmp]
 
     with caplog.at_level(logging.INFO, logger="fastlaunch"):
-        assert builds.build("bench", out, command) == out
-        assert builds.build("bench", out, command) == out  # there: not built again
+        assert core.build("bench", out, command) == out
+        assert core.build("bench", out, command) == out  # there: not built again
     assert len(seen) == 1 and seen[0].parent == out.parent and seen[0] != out
     assert not seen[0].exists() and out.is_file()
     (line,) = [r.getMessage() for r in caplog.records if r.name.startswith("fastlaunch")]
     assert re.fullmatch(rf"fastlaunch: bench built {re.escape(str(out))} in \d+\.\d s", line)
-    assert builds.row("bench") == f"1 build cached in {tmp_path / 'bench'}; this process: " \
+    assert core.row("bench") == f"1 build cached in {tmp_path / 'bench'}; this process: " \
                                   f"found {out}"
 
 
@@ -140,12 +147,12 @@ def test_a_failed_build_raises_with_the_compiler_output(monkeypatch, tmp_path, c
     cc = _cc()
     src = tmp_path / "bad.c"
     src.write_text("this is not C\n")
-    out = builds.folder("bench") / "bad.so"
+    out = core.folder("bench") / "bad.so"
     with caplog.at_level(logging.WARNING, logger="fastlaunch"), \
-            pytest.raises(builds.BuildFailed, match=r"failed:\n.*bad\.c"):
-        builds.build("bench", out, lambda tmp: [cc, "-shared", src, "-o", tmp])
+            pytest.raises(core.BuildFailed, match=r"failed:\n.*bad\.c"):
+        core.build("bench", out, lambda tmp: [cc, "-shared", src, "-o", tmp])
     assert not out.exists() and list(out.parent.glob("tmp*")) == []
-    assert builds.row("bench").endswith("this process: build failed (exit 1)")
+    assert core.row("bench").endswith("this process: build failed (exit 1)")
     assert [r.getMessage() for r in caplog.records if r.name.startswith("fastlaunch")] == [
         "fastlaunch: bench build of bad.so failed (exit 1)"]
 
@@ -156,11 +163,11 @@ def test_verbose_build_shows_the_compiler_output(monkeypatch, tmp_path, capfd):
     src = tmp_path / "w.c"
     src.write_text('#warning "fastlaunch-visible"\nint fl_w(void) { return 1; }\n')
     with config.override(verbose_build=True):
-        builds.build("bench", builds.folder("bench") / "w.so",
+        core.build("bench", core.folder("bench") / "w.so",
                      lambda tmp: [cc, "-shared", "-fPIC", src, "-o", tmp])
     assert "fastlaunch-visible" in capfd.readouterr().err
     with config.override(verbose_build=False):
-        builds.build("bench", builds.folder("bench") / "w2.so",
+        core.build("bench", core.folder("bench") / "w2.so",
                      lambda tmp: [cc, "-shared", "-fPIC", src, "-o", tmp])
     assert "fastlaunch-visible" not in capfd.readouterr().err
 
@@ -172,11 +179,11 @@ def test_install_time_shims_are_looked_for_where_cmake_installs_them():
     from fastlaunch.runtime import _core
 
     text = (ROOT / "CMakeLists.txt").read_text()
-    core = re.search(r"install\(TARGETS _core DESTINATION (\S+)\)", text).group(1)
-    shims = re.search(r"install\(DIRECTORY \$\{FASTLAUNCH_SHIM_DIR\}/ DESTINATION (\S+)",
-                      text).group(1)
-    package = Path(_core.__file__).resolve().parents[len(Path(core).parts)]
-    assert torch_build.installed_root() == package / shims
+    into = re.search(r"install\(TARGETS _core DESTINATION (\S+)\)", text).group(1)
+    shipped = re.search(r"install\(DIRECTORY \$\{FASTLAUNCH_SHIM_DIR\}/ DESTINATION (\S+)",
+                        text).group(1)
+    package = Path(_core.__file__).resolve().parents[len(Path(into).parts)]
+    assert shims.installed_root() == package / shipped
 
 
 def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
@@ -184,14 +191,14 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     and linked against libtorch_cuda only where torch has CUDA; the flags are in
     the key, and the child gets them from its command line."""
     pytest.importorskip("torch")
-    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR, raising=False)  # tox -e asan sets it
-    aten, accessor = torch_build.SHIMS["aten_ops"], torch_build.SHIMS["torch_accessor"]
+    monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)  # tox -e asan sets it
+    aten, accessor = registry.ATEN_OPS, registry.TORCH_ACCESSOR
     keys = {}
     for has_cuda in (False, True):
-        monkeypatch.setattr(torch_build, "torch_has_cuda", lambda has_cuda=has_cuda: has_cuda)
-        assert torch_build.flags(accessor) == (accessor.cflags, ())
-        keys[has_cuda] = torch_build.key(aten), torch_build.key(accessor)
-    assert torch_build.flags(aten) == ((*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"),
+        monkeypatch.setattr(shims, "torch_has_cuda", lambda has_cuda=has_cuda: has_cuda)
+        assert shims.flags(accessor) == (accessor.cflags, ())
+        keys[has_cuda] = shims.key(aten), shims.key(accessor)
+    assert shims.flags(aten) == ((*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"),
                                        ("-ltorch_cuda",))
     assert keys[False][0] != keys[True][0] and keys[False][1] == keys[True][1]
 
@@ -206,12 +213,12 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
         def wait(self, timeout=None):
             return 1
 
-    monkeypatch.setattr(torch_build.subprocess, "Popen", Child)
-    why = torch_build.run_build(aten, tmp_path / "k" / "x.so", idle=False, progress=print)
+    monkeypatch.setattr(shims.subprocess, "Popen", Child)
+    why = shims.run_build(aten, tmp_path / "k" / "x.so", idle=False, progress=print)
     assert why.startswith("build failed (exit 1)")
-    monkeypatch.setattr(torch_build, "compile_into",
+    monkeypatch.setattr(shims, "compile_into",
                         lambda *args, **kwargs: compiled.append((args, kwargs)))
-    assert torch_build.main([str(part) for part in commands[0][2:]]) == 0
+    assert builds_main([str(part) for part in commands[0][3:]]) == 0
     (args, kwargs), = compiled
     assert list(args[2]) == [*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"]
     assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False, "lock_fd": None}
@@ -222,14 +229,14 @@ def test_shim_flags_from_the_environment_reach_compiler_linker_and_key(monkeypat
     as a shell would, goes to the compiler and the linker (the child gets both on its
     command line), and changes the key, so such a build never stands in for a plain one."""
     pytest.importorskip("torch")
-    monkeypatch.setattr(torch_build, "torch_has_cuda", lambda: False)
-    accessor = torch_build.SHIMS["torch_accessor"]
-    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR, raising=False)
-    plain = torch_build.key(accessor)
-    monkeypatch.setenv(torch_build.SHIM_FLAGS_VAR, "-fsanitize=address,undefined '-DNAME=a b'")
+    monkeypatch.setattr(shims, "torch_has_cuda", lambda: False)
+    accessor = registry.TORCH_ACCESSOR
+    monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)
+    plain = shims.key(accessor)
+    monkeypatch.setenv(shims.SHIM_FLAGS_VAR, "-fsanitize=address,undefined '-DNAME=a b'")
     extra = ("-fsanitize=address,undefined", "-DNAME=a b")
-    assert torch_build.flags(accessor) == ((*accessor.cflags, *extra), extra)
-    assert torch_build.key(accessor) != plain
+    assert shims.flags(accessor) == ((*accessor.cflags, *extra), extra)
+    assert shims.key(accessor) != plain
     commands, compiled = [], []
 
     class Child:
@@ -241,12 +248,41 @@ def test_shim_flags_from_the_environment_reach_compiler_linker_and_key(monkeypat
         def wait(self, timeout=None):
             return 1
 
-    monkeypatch.setattr(torch_build.subprocess, "Popen", Child)
-    torch_build.run_build(accessor, tmp_path / "k" / "x.so", idle=False, progress=print)
-    monkeypatch.setattr(torch_build, "compile_into",
+    monkeypatch.setattr(shims.subprocess, "Popen", Child)
+    shims.run_build(accessor, tmp_path / "k" / "x.so", idle=False, progress=print)
+    monkeypatch.setattr(shims, "compile_into",
                         lambda *args, **kwargs: compiled.append((args, kwargs)))
-    monkeypatch.delenv(torch_build.SHIM_FLAGS_VAR)  # the child reads its command line only
-    assert torch_build.main([str(part) for part in commands[0][2:]]) == 0
+    monkeypatch.delenv(shims.SHIM_FLAGS_VAR)  # the child reads its command line only
+    assert builds_main([str(part) for part in commands[0][3:]]) == 0
     (args, kwargs), = compiled
     assert list(args[2]) == [*accessor.cflags, *extra]
     assert kwargs == {"ldflags": list(extra), "verbose": False, "lock_fd": None}
+
+
+def test_a_shims_key_covers_the_csrc_headers_it_includes(monkeypatch, tmp_path):
+    """A shim including ``core/...`` (csrc/ is on its include path) is rebuilt when
+    that header changes; a source including none keeps the digest of its bytes (the
+    key of builds made before headers counted)."""
+    import hashlib
+
+    (tmp_path / "core").mkdir()
+    (tmp_path / "shims").mkdir()
+    (tmp_path / "core" / "a.h").write_text('#pragma once\n#include "core/b.h"\n')
+    (tmp_path / "core" / "b.h").write_text("#pragma once\nint b = 1;\n")
+    plain = tmp_path / "shims" / "plain.cpp"
+    plain.write_text('#include <torch/extension.h>\n#include "torch_npu/x.h"\n')
+    assert core.digest(plain) == hashlib.sha256(plain.read_bytes()).hexdigest()
+    shim = tmp_path / "shims" / "s.cpp"
+    shim.write_text('#include "core/a.h"\n')
+    before = core.digest(shim)
+    (tmp_path / "core" / "b.h").write_text("#pragma once\nint b = 2;\n")  # included by a.h
+    assert core.digest(shim) != before
+
+
+def test_one_key_formula_keeps_the_shims_key_folders():
+    """core.key is the formula the torch shims' keys had (NUL-joined parts, no
+    trailing NUL): a warm cache of the previous version is found as it is."""
+    import hashlib
+
+    assert core.key("2.13.0", b"\x00raw", "x") == hashlib.sha256(
+        b"2.13.0\0\x00raw\0x").hexdigest()[:16]

@@ -14,7 +14,7 @@ import pytest
 import fastlaunch
 from fastlaunch import __main__ as cli
 from fastlaunch import config
-from fastlaunch.runtime import builds
+from fastlaunch.builds import core, registry
 from fastlaunch.tools import caches
 
 
@@ -69,8 +69,8 @@ def test_doctor():
     assert [line.split()[0] for line in config_lines] == fields
     builds_lines = result.stdout.split("\nrun-time builds ")[1].split("\n\n")[0].splitlines()[1:]
     assert [line.split(":")[0].strip() for line in builds_lines] == [
-        "cache folder", *builds.areas()]
-    assert builds_lines[0] == f"  cache folder: {builds.cache_row()}"
+        "cache folder", *registry.AREAS]
+    assert builds_lines[0] == f"  cache folder: {core.cache_row()}"
 
 
 
@@ -84,13 +84,13 @@ def test_doctor_says_what_was_parsed():
 
 
 def test_doctor_names_missing_torch_as_the_reason(monkeypatch, capsys):
+    from fastlaunch.builds import shims
     from fastlaunch.integrations import autoload
-    from fastlaunch.runtime import torch_build
     from fastlaunch.tools import doctor
 
     monkeypatch.setitem(sys.modules, "torch", None)  # ``import torch`` raises ImportError
     monkeypatch.setattr(autoload, "_results", {})
-    monkeypatch.setattr(torch_build, "_states", {})  # the shims' verdict without torch stays here
+    monkeypatch.setattr(shims, "_states", {})  # the shims' verdict without torch stays here
     with config.override(enabled=True, enabled_by="FASTLAUNCH", backend="auto"):
         assert doctor.main() == 0
     out = capsys.readouterr().out
@@ -172,7 +172,7 @@ def _write(path, size):
 
 
 def _build_writing(size):
-    """A build command (for builds.build) that writes ``size`` bytes, so sizes are exact."""
+    """A build command (for core.build) that writes ``size`` bytes, so sizes are exact."""
     return lambda tmp: [sys.executable, "-c", f"open({str(tmp)!r}, 'wb').write(b'b' * {size})"]
 
 
@@ -180,17 +180,17 @@ def _synthetic_cache(root, shared):
     """A cache made the way fastlaunch's builders make it, next to the user's own files."""
     from helpers import wheels
 
-    builds.make_dirs(root / "torch_accessor" / "k1")  # as the shim builder does
+    core.make_dirs(root / "torch_accessor" / "k1")  # as the shim builder does
     _write(root / "torch_accessor" / "k1" / "accessor.so", 1_200_000)
-    builds.build("ascend_reference", root / "ascend_reference" / "recorder-1" / "rec.so",
+    core.build("ascend_reference", root / "ascend_reference" / "recorder-1" / "rec.so",
                  _build_writing(500))
     (root / "ascend_reference" / "launchers").mkdir()  # as selfcheck makes it: not named
-    builds.build("ascend_reference", root / "ascend_reference" / "launchers" / "fl.so",
+    core.build("ascend_reference", root / "ascend_reference" / "launchers" / "fl.so",
                  _build_writing(700))
     _write(root / "someone-elses" / "x", 5)  # not an area: never looked at
     shared.mkdir()
     wheel = _write(shared / "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl", 300_000)
-    builds.own(wheel)  # as tests/helpers/wheels.py does after pip download
+    core.own(wheel)  # as tests/helpers/wheels.py does after pip download
     for name, size in (("triton_ascend-3.2.0-pkg", 250_000), ("torch_npu-2.14.0-py", 40_000)):
         partial = shared / f"{name}.1234"
         _write(partial / "pkg" / "a.py", size)
@@ -209,16 +209,16 @@ def test_cache_counts_every_byte_fastlaunch_owns(monkeypatch, tmp_path, capsys):
     areas = {a.name: a for a in caches.survey()}
     accessor, reference, wheel_area = (areas[n] for n in
                                        ("torch_accessor", "ascend_reference", "wheels"))
-    assert (root / "torch_accessor" / builds.MANIFEST).read_text() == "k1\n"
+    assert (root / "torch_accessor" / core.MANIFEST).read_text() == "k1\n"
     assert (accessor.size, accessor.files) == (1_200_000 + 3, 2)
-    assert (root / "ascend_reference" / builds.MANIFEST).read_text() == (
+    assert (root / "ascend_reference" / core.MANIFEST).read_text() == (
         "recorder-1\nlaunchers/.lock\nlaunchers/fl.so\n")
     # recorder-1/{rec.so,.lock}, launchers/{fl.so,.lock} (locks are empty), the 43-byte manifest
     assert (reference.size, reference.files) == (500 + 700 + 43, 5)
     assert [e.path.name for e in wheel_area.owned] == [
         "torch_npu-2.14.0-cp311-cp311-manylinux_2_28_x86_64.whl", "torch_npu-2.14.0-py",
-        "triton_ascend-3.2.0-pkg", builds.MANIFEST]
-    manifest = (shared / builds.MANIFEST).stat().st_size
+        "triton_ascend-3.2.0-pkg", core.MANIFEST]
+    manifest = (shared / core.MANIFEST).stat().st_size
     assert (wheel_area.size, wheel_area.files) == (300_000 + 250_000 + 40_000 + manifest, 4)
     assert [(e.path.name, e.size) for e in wheel_area.foreign] == [
         ("notes.txt", 8), ("triton_ascend-3.1.0.whl", 1_000)]
@@ -245,9 +245,9 @@ def test_cache_clear_removes_only_what_fastlaunch_made(monkeypatch, tmp_path, ca
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(shared))
     _synthetic_cache(root, shared)
-    bench = builds.build("bench", builds.folder("bench") / "k" / "raw_launch.so",
+    bench = core.build("bench", core.folder("bench") / "k" / "raw_launch.so",
                          _build_writing(64))
-    aten = builds.make_dirs(builds.folder("aten_ops") / "k2")  # the shim builder's key folder
+    aten = core.make_dirs(core.folder("aten_ops") / "k2")  # the shim builder's key folder
     _write(aten / "fastlaunch_aten_ops_k2.so", 90)
 
     assert caches.main("clear", None, dry_run=True) == 0  # shows, removes nothing
@@ -288,7 +288,7 @@ def test_cache_clear_never_follows_a_link_out_of_an_area(monkeypatch, tmp_path):
     root, mine = tmp_path / "cache", tmp_path / "mine"
     monkeypatch.setenv("FASTLAUNCH_CACHE_DIR", str(root))
     monkeypatch.setenv("FASTLAUNCH_WHEEL_CACHE", str(tmp_path / "w"))
-    key = builds.make_dirs(builds.folder("aten_ops") / "k")
+    key = core.make_dirs(core.folder("aten_ops") / "k")
     key.rmdir()
     _write(mine / "data.bin", 3)
     key.symlink_to(mine, target_is_directory=True)
@@ -324,7 +324,7 @@ def test_cache_clear_takes_yes_and_dry_run_on_the_command_line(tmp_path):
     wheels_dir = tmp_path / "wheels"
     wheels_dir.mkdir()
     (wheels_dir / "x-1.0-py3-none-any.whl").write_bytes(b"PK")
-    (wheels_dir / builds.MANIFEST).write_text("x-1.0-py3-none-any.whl\n")
+    (wheels_dir / core.MANIFEST).write_text("x-1.0-py3-none-any.whl\n")
     env = dict(os.environ, FASTLAUNCH_CACHE_DIR=str(tmp_path / "cache"),
                FASTLAUNCH_WHEEL_CACHE=str(wheels_dir))
 

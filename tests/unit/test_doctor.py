@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from fastlaunch.runtime import torch_build
+from fastlaunch.builds import registry, shims
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -108,6 +108,9 @@ def test_torch_build_and_planned_call(reports):
             for line in section(text, "run-time builds ")}
     assert rows.pop("cache folder") == report["cache_folder"]
     assert set(report["builds"]) == set(rows)
+    phases = {phase.name.lower() for phase in shims.Phase}
+    assert set(report["shim_phases"]) == set(registry.SHIMS)
+    assert set(report["shim_phases"].values()) <= phases, report["shim_phases"]
 
 
 def test_planned_call_switched_off_is_said_in_both():
@@ -127,8 +130,8 @@ def test_build_says_each_outcome_once_without_torch():
                           timeout=300, check=False)
     assert done.returncode == 1
     lines = (done.stdout + done.stderr).splitlines()
-    assert len(lines) == len(torch_build.SHIMS), lines
-    for line, name in zip(lines, torch_build.SHIMS):
+    assert len(lines) == len(registry.SHIMS), lines
+    for line, name in zip(lines, registry.SHIMS):
         assert line.startswith(f"{name}: unavailable (torch is not installed)"), lines
 
 
@@ -138,7 +141,7 @@ def test_build_says_each_outcome_once():
     done = run("build")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = (done.stdout + done.stderr).splitlines()
-    for name in torch_build.SHIMS:
+    for name in registry.SHIMS:
         outcome = [line for line in lines if line.startswith(f"{name}: ")
                    and not line.endswith("; building it now")]
         assert len(outcome) == 1 and outcome[0].startswith(f"{name}: active ("), lines

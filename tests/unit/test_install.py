@@ -56,7 +56,7 @@ def test_a_build_ships_only_the_shims_it_made(tmp_path):
 
 
 def test_every_source_compiled_after_install_ships_with_the_package():
-    """What the package and the benchmarks compile after install (builds.source("<dir>/..."))
+    """What the package and the benchmarks compile after install (core.source("<dir>/..."))
     lies in a folder CMake installs under fastlaunch/csrc: a wheel install, which has no
     checkout around it, finds it there (benchmarks/bench_cuda.py needs bench/raw_launch.c)."""
     import re
@@ -68,11 +68,20 @@ def test_every_source_compiled_after_install_ships_with_the_package():
     used = set()
     for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py")]:
         used |= {(path.name, relative.split("/")[0]) for relative in
-                 re.findall(r"builds\.source\(f?\"([^\"]+)\"\)", path.read_text())}
+                 re.findall(r"core\.source\(f?\"([^\"]+)\"\)", path.read_text())}
     assert {"bench_cuda.py", "bench"} <= {name for pair in used for name in pair}
     assert {folder for _, folder in used} <= shipped, sorted(used)
     for folder in shipped:
         assert (ROOT / "csrc" / folder).is_dir()
+
+
+def test_the_csrc_headers_a_shim_includes_ship_with_it():
+    """A shim includes ``core/...`` (csrc/ is on its include path): a wheel install
+    compiles it from fastlaunch/csrc, so the core headers ship there too."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    assert 'install(DIRECTORY csrc/core/ DESTINATION fastlaunch/csrc/core FILES_MATCHING ' \
+           'PATTERN "*.h")' in text
+    assert "${CMAKE_CURRENT_SOURCE_DIR}/csrc/core/*.h" in text  # the shims step's inputs
 
 
 def test_the_project_names_its_tracker_where_a_report_goes():

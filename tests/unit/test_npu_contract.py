@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from fastlaunch.builds import core
 from fastlaunch.integrations.torch_npu import contract, layouts
-from fastlaunch.runtime import builds
 from helpers import npu_release
 from helpers.wheels import WheelSource, fetch
 
@@ -152,7 +152,7 @@ def test_task_queue_shim_compiles_against_the_release_headers(version, tmp_path)
                     f"torch {torch.__version__} is installed")
     root = WheelSource(fetch(version)).extract("torch_npu/include/", tmp_path)
     inc = root / "torch_npu" / "include"
-    shim = builds.source("shims/queue_shim.cpp")
+    shim = core.source("shims/queue_shim.cpp")
     paths = [*cpp_extension.include_paths(), str(inc), str(inc / "third_party" / "acl" / "inc"),
              sysconfig.get_paths()["include"]]
     result = subprocess.run(["c++", "-std=c++17", "-fsyntax-only",

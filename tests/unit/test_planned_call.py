@@ -1048,9 +1048,9 @@ def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_s
 
 
 def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shim, tmp_path):
-    from fastlaunch.runtime import torch_build
+    from fastlaunch.builds import shims
 
-    if torch_build.torch_has_cuda():
+    if shims.torch_has_cuda():
         pytest.skip("this torch has CUDA: the shim runs _empty_strided_cuda (tests/hw)")
     python, planned = _guards_wrapper(tmp_path,
                                       "out = empty_strided_cuda((4, 3), (3, 1), torch.float32)")

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from fastlaunch import config
+from fastlaunch.builds import core
 from fastlaunch.engine import routing
-from fastlaunch.runtime import builds
 from fastlaunch.runtime.fake import FakeBackend
 from fastlaunch.testing import fakes, numpy_packer
 from fastlaunch.tools import selfcheck
@@ -497,9 +497,9 @@ def test_fake_npu_extracts_the_generator_from_a_cached_wheel_into_the_cache(tmp_
     assert folder == tmp_path / "triton_ascend-3.2.0-backend"
     assert source == f"wheel cache ({folder})"
     assert (folder / "driver.py").read_text() == "# driver.py\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [builds.MANIFEST, folder.name,
+    assert sorted(p.name for p in tmp_path.iterdir()) == [core.MANIFEST, folder.name,
                                                           wheel.name]
-    assert folder.name in builds.owned(tmp_path)  # fastlaunch's: `cache clear` removes it
+    assert folder.name in core.owned(tmp_path)  # fastlaunch's: `cache clear` removes it
     assert fake_npu.find_backend(None)[0] == folder  # found extracted the next time
 
 

@@ -9,24 +9,22 @@ declines (an argument it does not take as the binding would) so the Python
 callable runs. Until it is loaded, and with ``FASTLAUNCH_PLANNED_CALL=0``,
 every such call is the Python one.
 
-Built and found like the tensor accessor, by ``fastlaunch.runtime.torch_build``.
+Built and found like the tensor accessor, by ``fastlaunch.builds.shims``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import _core, torch_build
+from ..builds import registry, shims
+from . import _core
 
-NAME = "aten_ops"
-_loaded: list[object] = []  # the shim's capsule once loaded
+SHIM = registry.ATEN_OPS
 _module: list[object] = []  # the shim's module once loaded
 
 
 def _activate(module: object) -> None:
-    capsule = module.capsule()  # type: ignore[attr-defined]
-    _core.set_aten_ops(capsule)
-    _loaded[:] = [capsule]
+    _core.set_aten_ops(module.capsule())  # type: ignore[attr-defined]
     _module[:] = [module]
 
 
@@ -48,17 +46,18 @@ def use(on: bool) -> bool:
     if not isinstance(on, bool):
         msg = f"on: got {on!r}, expected True or False"
         raise TypeError(msg)
-    _core.set_aten_ops(_loaded[0] if on and _loaded else None)
+    _core.set_aten_ops(_module[0].capsule() if on and _module else None)  # type: ignore[attr-defined]
     return _core.has_aten_ops()
 
 
-def status() -> str:
-    """One line for doctor: active (and from where), building, off, or why not."""
-    return torch_build.status(NAME, loaded=_core.has_aten_ops)
+def status() -> shims.State:
+    """Where the shim stands (its line is doctor's row): active (and from where),
+    building, off, or why not."""
+    return shims.state(SHIM, loaded=_core.has_aten_ops)
 
 
 def ensure(*, build: bool = False, wait: bool = False,
            progress: Callable[[str], None] | None = None) -> bool:
-    """True when the shim is active (see ``torch_build.ensure``)."""
-    return torch_build.ensure(NAME, _activate, loaded=_core.has_aten_ops, build=build, wait=wait,
-                              progress=progress)
+    """True when the shim is active (see ``shims.ensure``)."""
+    return shims.ensure(SHIM, _activate, loaded=_core.has_aten_ops, build=build, wait=wait,
+                        progress=progress)

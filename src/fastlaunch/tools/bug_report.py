@@ -19,7 +19,7 @@ from typing import Any
 from .. import config
 from .._version import __version__
 from ..integrations import autoload
-from ..runtime import backends, builds
+from ..runtime import backends
 from . import doctor
 
 PACKAGES = ("torch", "triton", "torch-npu", "triton-ascend", "numpy", "pybind11",
@@ -80,9 +80,9 @@ def _backends() -> dict[str, str]:
 
 def main() -> int:
     """``doctor --json``: the report as one JSON object on stdout (no background build)."""
-    from ..runtime import torch_build
+    from ..builds import shims
 
-    with torch_build.foreground_only():
+    with shims.foreground_only():
         print(json.dumps(collect(), indent=2, sort_keys=True))
     return 0
 
@@ -90,7 +90,10 @@ def main() -> int:
 def collect() -> dict[str, Any]:
     cfg = config.get()
     problems = doctor.import_targets(cfg)  # imports torch as a program would
-    from ..runtime import torch_accessor, torch_build
+    from ..builds import core, shims
+    from ..runtime import torch_accessor
+
+    rows = doctor.build_rows()
 
     return {
         "fastlaunch": __version__,
@@ -98,7 +101,7 @@ def collect() -> dict[str, Any]:
                "libc": " ".join(platform.libc_ver())},
         "python": {"version": platform.python_version(), "executable": sys.executable,
                    "implementation": platform.python_implementation()},
-        "compiler": torch_build.compiler() or None,
+        "compiler": core.described(core.cxx_compiler()) or None,
         "cmake": _tool("cmake"),
         "ninja": _tool("ninja"),
         "packages": {name: doctor.package_version(name) for name in PACKAGES},
@@ -116,7 +119,9 @@ def collect() -> dict[str, Any]:
         "import_problems": problems,
         "cpu": doctor.cpu_facts(),
         "torch_build": doctor.torch_build_facts(),
-        "cache_folder": builds.cache_row(),
-        "builds": doctor.build_rows(),
+        "cache_folder": core.cache_row(),
+        "builds": rows,
+        "shim_phases": {name: row.phase.name.lower() for name, row in rows.items()
+                        if isinstance(row, shims.State)},
         "tensor_accessor": torch_accessor.status(),
     }

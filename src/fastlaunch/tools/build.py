@@ -11,35 +11,44 @@ command runs.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
+from types import ModuleType
 
 
 def _say(line: str) -> None:
     print(line, flush=True)
 
 
+def owners() -> dict[str, ModuleType]:
+    """Each shim of the registry, in its order, with the runtime module that
+    activates it (``ensure``/``status``); a shim without one is a KeyError."""
+    from ..builds import registry
+    from ..runtime import aten_ops, tensor_geometry, torch_accessor
+
+    found = {owner.SHIM.name: owner for owner in (torch_accessor, tensor_geometry, aten_ops)}
+    return {name: found[name] for name in registry.SHIMS}
+
+
 def main() -> int:
     """Exit 0 when every shim is active or switched off, else 1."""
-    from ..runtime import torch_build
+    from ..builds.shims import Phase
 
     log = logging.getLogger("fastlaunch")
     level = log.level
     log.setLevel(logging.ERROR)
     try:
         failed = 0
-        for name, shim in torch_build.SHIMS.items():
-            owner = importlib.import_module(shim.owner)
+        for name, owner in owners().items():
             owner.ensure()  # the first look: installed, cached, off, or not built yet
-            building = owner.status().startswith("not built")
+            building = owner.status().phase is Phase.NOT_BUILT
             if building:
                 print(f"{name}: {owner.status()}; building it now", flush=True)
             start = time.monotonic()
             active = owner.ensure(build=True, wait=True, progress=_say)
             took = f" in {time.monotonic() - start:.1f} s" if building and active else ""
             print(f"{name}: {owner.status()}{took}", flush=True)
-            failed += not active and not owner.status().startswith("off")
+            failed += not active and owner.status().phase is not Phase.OFF
     finally:
         log.setLevel(level)
     return 1 if failed else 0

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """``python -m fastlaunch cache {list,clear}``: what fastlaunch keeps on disk.
 
-Each area (a build folder of ``runtime.builds.areas()``, and the wheel cache)
-has a manifest naming what fastlaunch created in it (``builds.own``). Only
+Each area (a build folder of ``builds.registry.AREAS``, and the wheel cache)
+has a manifest naming what fastlaunch created in it (``core.own``). Only
 those entries are counted as fastlaunch's and removed; anything else in an
 area (a user's file, a build made before manifests existed) is listed as
 "not fastlaunch's, kept". The ``FASTLAUNCH_CACHE_DIR`` folder itself, and
@@ -21,10 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import config
-from ..runtime import builds, torch_build
+from ..builds import core, registry, shims
 
-#: One entry per build folder (``runtime.builds.areas()``), and the wheel cache.
-WHAT = (*builds.areas(), "wheels")
+#: One entry per build folder (``registry.AREAS``), and the wheel cache.
+WHAT = (*registry.AREAS, "wheels")
 #: The names ``--what`` took before each build had its own entry.
 ALIASES = {"accessor": ("torch_accessor",), "selfcheck": ("ascend_reference",)}
 _WHEELS = "torch-npu / triton-ascend wheels the tests read (and selfcheck fake-npu)"
@@ -59,12 +59,12 @@ class Area:
 
 
 def folders() -> dict[str, Path]:
-    return {**{name: builds.folder(name) for name in builds.areas()},
+    return {**{name: core.folder(name) for name in registry.AREAS},
             "wheels": config.wheel_cache()}
 
 
 def _meaning(name: str) -> str:
-    return _WHEELS if name == "wheels" else builds.areas()[name]
+    return _WHEELS if name == "wheels" else registry.AREAS[name].holds
 
 
 def _entry(path: Path) -> Entry:
@@ -93,10 +93,10 @@ def survey_area(name: str, path: Path) -> Area:
     """What is fastlaunch's in one area and what is not."""
     if not path.is_dir():
         return Area(name, path, (), ())
-    names = builds.owned(path)
+    names = core.owned(path)
     owned = [path / n for n in sorted(names)]
     owned = [p for p in owned if os.path.lexists(p) and not _inside_links(path, p)]
-    manifest = path / builds.MANIFEST
+    manifest = path / core.MANIFEST
     if manifest.is_file() and not manifest.is_symlink():
         owned.append(manifest)
     foreign: list[Path] = []
@@ -200,7 +200,7 @@ def remove(areas: list[Area]) -> tuple[list[str], int]:
     custom_wheels = os.environ.get("FASTLAUNCH_WHEEL_CACHE", "").strip()
     for area in areas:
         keep_area = area.name == "wheels" and bool(custom_wheels)  # the user's folder
-        manifest = area.path / builds.MANIFEST
+        manifest = area.path / core.MANIFEST
         left = []
         for entry in area.owned:
             if entry.path == manifest:
@@ -249,7 +249,7 @@ def main(command: str | None, what: list[str] | None, *, yes: bool = False,
     """``cache`` (list) or ``cache clear``: shows what it will remove, then asks
     on a terminal, or needs ``yes``; ``dry_run`` only shows. 0 done (or nothing
     to do), 1 declined or not all removed, 2 neither a terminal nor ``yes``."""
-    with torch_build.foreground_only():
+    with shims.foreground_only():
         if command != "clear":
             print("\n".join(list_lines()))
             return 0

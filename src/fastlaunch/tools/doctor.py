@@ -168,8 +168,7 @@ def cpu_facts() -> dict[str, Any]:
     if torch is None:
         return facts
     try:
-        isa = _inductor_vec_isa()
-        facts["inductor_vec_isa"] = str(isa) if isa else "none (scalar code)"
+        facts["inductor_vec_isa"] = _inductor_vec_isa()
     except Exception as err:  # a probe must not stop the report
         facts["inductor_vec_isa"] = f"not determined ({type(err).__name__}: {err})"
     try:
@@ -179,21 +178,27 @@ def cpu_facts() -> dict[str, Any]:
     return facts
 
 
-def _inductor_vec_isa() -> object:
+def _inductor_vec_isa() -> str:
     """The ISA Inductor picks for its C++ kernels. Where this process has not
-    probed yet, picked from the CPU's flags with Inductor's own list and order,
-    its build probe skipped (``cpp.vec_isa_ok``): doctor starts no compiler. The
-    cached list is dropped afterwards, so a later compile in the process probes."""
-    from torch._inductor import config as inductor_config
+    probed yet, picked by Inductor's own rule from the ISAs of its list whose
+    flags the CPU reports (cpuid, through torch), never ``bool()``-ed: that
+    dry-compiles, and AVX-512's also probes BF16, VNNI and AMX whatever
+    ``cpp.vec_isa_ok`` says (doctor waited on a held compiler), caching the
+    answer on Inductor's shared instance. Other machines' lists probe nothing."""
+    from unittest import mock
+
     from torch._inductor import cpu_vec_isa
 
-    if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize:
-        return cpu_vec_isa.pick_vec_isa()
-    try:
-        with inductor_config.patch({"cpp.vec_isa_ok": True}):
-            return cpu_vec_isa.pick_vec_isa()
-    finally:
-        cpu_vec_isa.valid_vec_isa_list.cache_clear()
+    if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize or \
+            platform.machine() not in ("x86_64", "AMD64"):
+        isa = cpu_vec_isa.pick_vec_isa()
+    else:
+        on_cpu = cpu_vec_isa.x86_isa_checker()
+        listed = [isa for isa in cpu_vec_isa.supported_vec_isa_list
+                  if all(flag in on_cpu for flag in str(isa).split())]
+        with mock.patch.object(cpu_vec_isa, "valid_vec_isa_list", return_value=listed):
+            isa = cpu_vec_isa.pick_vec_isa()
+    return "none (scalar code)" if isinstance(isa, cpu_vec_isa.InvalidVecISA) else str(isa)
 
 
 def torch_build_facts() -> dict[str, Any] | None:
@@ -230,19 +235,20 @@ def planned_call_status(cfg: config.Config) -> dict[str, Any]:
 
 
 def build_rows() -> dict[str, str]:
-    """One line per run-time build: the torch shims where they were found (an
-    installed or cached build; never builds), the others' cache rows."""
-    from ..runtime import builds, torch_build
+    """One line per run-time build: the torch shims' states where they were
+    found (an installed or cached build; never builds), the others' cache rows."""
+    from ..builds import core, registry
+    from .build import owners
 
-    rows = {}
-    for name in builds.areas():
-        shim = torch_build.SHIMS.get(name)
-        if shim is None:
-            rows[name] = builds.row(name)
+    shims = owners()
+    rows: dict[str, str] = {}
+    for name in registry.AREAS:
+        owner = shims.get(name)
+        if owner is None:
+            rows[name] = core.row(name)
             continue
-        owner = importlib.import_module(shim.owner)  # built against torch: where from, or why not
         owner.ensure()  # looks for an installed or cached build; never builds
-        rows[name] = owner.status()
+        rows[name] = owner.status()  # a shims.State: its line, and its phase for --json
     return rows
 
 
@@ -259,9 +265,9 @@ def shown(value: object, missing: str = "unknown") -> str:
 def main() -> int:
     """The report; it starts no background build (its own process's import of
     torch arms the integrations as a program's would)."""
-    from ..runtime import torch_build
+    from ..builds import shims
 
-    with torch_build.foreground_only():
+    with shims.foreground_only():
         return _report()
 
 
@@ -304,9 +310,9 @@ def _report() -> int:
     for line in _npu_lines():
         print(line)
     print("\nrun-time builds (one row each; python -m fastlaunch cache lists their folders)")
-    from ..runtime import builds
+    from ..builds import core
 
-    print(f"  cache folder: {builds.cache_row()}")
+    print(f"  cache folder: {core.cache_row()}")
     for name, row in build_rows().items():
         print(f"  {name}: {row}")
     print("\nintegrations")

@@ -4,7 +4,7 @@
 ``csrc/shims/queue_shim.cpp`` includes torch_npu's ``OpCommand.h`` and
 workspace allocator, so it is compiled against the installed torch and
 torch_npu rather than when fastlaunch is built; torch's extension builder
-keeps it in the ``npu_queue`` build folder (``builds.folder``), one
+keeps it in the ``npu_queue`` build folder (``core.folder``), one
 subfolder per torch, torch_npu, Python and source.
 """
 
@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from ... import config
-from .. import builds
+from ...builds import core, registry
 
-NAME = "npu_queue"
+NAME = registry.NPU_QUEUE.name
 
 
 @functools.cache
@@ -28,11 +28,11 @@ def _module() -> object:
     from torch.utils import cpp_extension
 
     root = Path(torch_npu.__file__).parent
-    source = builds.source("shims/queue_shim.cpp")
-    folder = builds.folder(NAME) / builds.key(
+    source = core.source("shims/queue_shim.cpp")
+    folder = core.folder(NAME) / core.key(
         torch.__version__, str(getattr(torch.version, "git_version", "")),
         str(getattr(torch_npu, "__version__", "")), sys.version, source.read_bytes())
-    builds.make_dirs(folder)  # named in npu_queue's manifest: `cache clear` removes it
+    core.make_dirs(folder)  # named in npu_queue's manifest: `cache clear` removes it
     start = time.monotonic()
     module = cpp_extension.load(
         name="fastlaunch_npu_queue",
@@ -45,7 +45,7 @@ def _module() -> object:
                       str(int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", 1)))],
         verbose=config.get().verbose_build,
     )
-    builds.note(NAME, f"loaded {module.__file__} ({time.monotonic() - start:.1f} s)")
+    core.note(NAME, f"loaded {module.__file__} ({time.monotonic() - start:.1f} s)")
     return module
 
 

@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 from ... import config
-from ...runtime import builds
+from ...builds import core
 from ...runtime.npu import family as families
 from . import ascend_reference as ar
 from .compare import Difference, compare
@@ -127,7 +127,7 @@ def _cached_backend() -> tuple[Path | None, list[str]]:
             shutil.rmtree(partial)
         else:
             partial.replace(target)
-            builds.own(target)  # fastlaunch's: `cache clear` may remove it
+            core.own(target)  # fastlaunch's: `cache clear` may remove it
         return target, damaged
     return None, damaged
 

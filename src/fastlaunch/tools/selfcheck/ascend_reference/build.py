@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ....runtime import builds
+from ....builds import core
 from .generator import Generator
 from .toolchain import (
     AREA,
@@ -46,7 +46,7 @@ def build_recorder(directory: Path | None = None, without: Sequence[str] = ()) -
         return out
     cc = c_compiler()
     # -Bsymbolic: builds loaded side by side each keep their own state and entry points.
-    return builds.build(AREA, out, lambda tmp: [
+    return core.build(AREA, out, lambda tmp: [
         cc, "-shared", "-fPIC", "-O1", "-fvisibility=hidden", f"-I{INCLUDE}",
         *(f"-DREC_WITHOUT_{p.upper()}" for p in parts), "-Wl,-Bsymbolic",
         f"-Wl,-soname,{name}", RECORDER_C, "-o", tmp])
@@ -118,7 +118,7 @@ def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
     """Compile rendered launcher sources (one shared object, cached by
     content) and return each one's ``launch``."""
     header = gen.header()
-    key = builds.key(header, *sources, headers_digest(), sys.version, str(recorder))
+    key = core.key(header, *sources, headers_digest(), sys.version, str(recorder))
     module = f"fl_reference_{key}"
     folder = Path(directory or cache_root()) / "launchers"
     folder.mkdir(parents=True, exist_ok=True)
@@ -131,7 +131,7 @@ def build_launchers(gen: Generator, sources: Sequence[str], recorder: Path,
         src = work / "batch.cpp"
         src.write_text(_batch_source(header, sources, module))
         try:
-            builds.build(AREA, out, lambda tmp: [
+            core.build(AREA, out, lambda tmp: [
                 cxx, "-shared", "-fPIC", "-O0", "-std=c++17", "-w",
                 f"-I{work}", f"-I{INCLUDE}", f"-I{sysconfig.get_paths()['include']}",
                 src, "-o", tmp, f"-L{recorder.parent}",

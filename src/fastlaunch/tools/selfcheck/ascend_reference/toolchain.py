@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ....runtime import builds
+from ....builds import core
 
-HERE = builds.source("testing/cann_recorder")
+HERE = core.source("testing/cann_recorder")
 INCLUDE = HERE / "include"
 RECORDER_C = HERE / "recorder.c"
-AREA = "ascend_reference"  # the build folder (runtime.builds) of the recorder and launchers
+AREA = "ascend_reference"  # the build folder (builds.core) of the recorder and launchers
 
 
 class Unavailable(RuntimeError):
@@ -18,13 +18,13 @@ class Unavailable(RuntimeError):
 
 
 def cache_root() -> Path:
-    path = builds.folder(AREA)
+    path = core.folder(AREA)
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def compiler() -> str:
-    found = builds.cxx_compiler()
+    found = core.cxx_compiler()
     if found is None:
         msg = "no C++ compiler (g++) to build triton-ascend's launcher"
         raise Unavailable(msg)
@@ -32,7 +32,7 @@ def compiler() -> str:
 
 
 def c_compiler() -> str:
-    found = builds.c_compiler()
+    found = core.c_compiler()
     if found is None:
         msg = "no C compiler to build the recording CANN runtime"
         raise Unavailable(msg)
@@ -41,6 +41,6 @@ def c_compiler() -> str:
 
 def headers_digest() -> str:
     """The content key of the stub headers and the recorder's source."""
-    return builds.key(*(p.read_bytes() for p in sorted(INCLUDE.rglob("*.h"))),
+    return core.key(*(p.read_bytes() for p in sorted(INCLUDE.rglob("*.h"))),
                    RECORDER_C.read_bytes())
 

@@ -1,23 +1,26 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Native code compiled after install: where its sources are, where each build
-is kept, and what this process built or found there.
-
-Every such build goes through here, so there is one rule for each question:
+"""The compile core of every build made after install: one rule for each question.
 
 * ``source()``: a file under ``csrc/``: the checkout's in a source tree (an
-  editable install reads what the developer edits), else the copy the wheel
-  ships under ``fastlaunch/csrc`` (CMakeLists.txt installs it);
+  editable install, and the install's CMake step, read what the developer
+  edits), else the copy the wheel ships under ``fastlaunch/csrc``;
+  ``digest()`` covers a source and every ``csrc`` header it includes;
 * ``folder(name)``: the build's cache folder, ``config.cache_dir() / name``,
-  for a name in ``areas()`` (what ``python -m fastlaunch cache`` lists);
-* ``build()``: one compiler line into a private file, moved into place, with
-  one INFO line; ``row(name)`` is the build's ``doctor`` row;
+  for an area of ``registry.AREAS``;
+* ``key()``: what a build is kept under; ``open_lock``/``take_lock``: the
+  folder's build lock, so builders take turns; ``publish()``: a finished file
+  moved into place, so a killed build never leaves half a library;
+* ``c_compiler``/``cxx_compiler``: ``CC``/``CXX`` when set (that compiler
+  only, as torch's extension builder does), else the usual names;
+* ``build()``: one compiler line with one INFO line; ``row(name)`` is the
+  build's ``doctor`` row;
 * ``make_dirs()`` and ``own()``: what fastlaunch creates in an area (a build
   folder, or the wheel cache) is named in the area's manifest
   (``.fastlaunch-owned``), so ``cache clear`` removes only that;
   ``cache_problem()`` says why a folder cannot be written, before any build.
 
-The torch shims (``torch_build``) keep their own child-process build, since
-they must also run as a script at install; they use ``source`` and ``folder``.
+Only the standard library and ``config`` are imported: the install's CMake
+step runs the shim builds from the source tree (``python -m fastlaunch.builds``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import errno
 import hashlib
 import logging
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -34,22 +38,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 
 from .. import config
+from .registry import AREAS
 
-log = logging.getLogger("fastlaunch.runtime.builds")
+log = logging.getLogger("fastlaunch.builds")
 PACKAGE = Path(__file__).resolve().parents[1]  # the fastlaunch package
 CHECKOUT = PACKAGE.parents[1]  # <checkout>/src/fastlaunch -> <checkout>
-
-#: Every build's cache folder, with what it holds (the torch shims first:
-#: one per entry of ``torch_build.SHIMS``).
-AREAS = {
-    "torch_accessor": "torch tensor accessor, one build per torch",
-    "tensor_geometry": "the planned call's size/stride reader, one build per torch",
-    "aten_ops": "the planned call's ATen calls, one build per torch",
-    "npu_queue": "torch_npu task-queue shim, one build per torch and torch_npu",
-    "ascend_reference": "selfcheck's recording CANN runtime and reference launchers",
-    "bench": "the benchmarks' C launchers (benchmarks/, from a checkout)",
-}
-
 
 #: In every area: the names (relative paths) of what fastlaunch created there.
 MANIFEST = ".fastlaunch-owned"
@@ -57,11 +50,6 @@ MANIFEST = ".fastlaunch-owned"
 
 class BuildFailed(RuntimeError):
     """A compiler line failed; the message ends with its output."""
-
-
-def areas() -> dict[str, str]:
-    """Every build's cache folder name and what it holds, the torch shims first."""
-    return dict(AREAS)
 
 
 def source_roots() -> list[Path]:
@@ -84,11 +72,34 @@ def source(relative: str) -> Path:
 
 def folder(name: str) -> Path:
     """The cache folder of build ``name``: ``config.cache_dir() / name``."""
-    known = areas()
-    if name not in known:
-        msg = f"build: got {name!r}, expected one of {sorted(known)}"
+    if name not in AREAS:
+        msg = f"build: got {name!r}, expected one of {sorted(AREAS)}"
         raise ValueError(msg)
     return config.cache_dir() / name
+
+
+INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+def digest(path: Path) -> str:
+    """A digest of the source ``path`` and of every header it includes from
+    ``csrc/`` (``#include "core/..."``, transitively; others are not
+    fastlaunch's): a changed header is a changed build. A source that includes
+    none has the digest of its bytes alone (the shims' keys before headers)."""
+    root = path.parent.parent  # csrc/<room>/<file>
+    h = hashlib.sha256(path.read_bytes())
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        for name in INCLUDE.findall(todo.pop().read_bytes()):
+            header = root / name.decode()
+            if header.is_file() and header not in seen:
+                seen.add(header)
+                todo.append(header)
+    for header in sorted(seen):
+        h.update(b"\0" + header.relative_to(root).as_posix().encode() + b"\0")
+        h.update(header.read_bytes())
+    return h.hexdigest()
 
 
 def _area_of(path: Path) -> tuple[Path, PurePosixPath] | None:
@@ -187,23 +198,73 @@ def cache_row() -> str:
 
 
 def key(*parts: str | bytes) -> str:
-    """A content key: what is built from these parts is kept under it."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode() if isinstance(part, str) else part)
-        h.update(b"\0")
-    return h.hexdigest()[:16]
+    """A content key: what is built from these parts is kept under it (the
+    torch shims' formula, so their cached builds keep their folders)."""
+    joined = b"\0".join(part.encode() if isinstance(part, str) else part for part in parts)
+    return hashlib.sha256(joined).hexdigest()[:16]
+
+
+def _compiler(variable: str, names: tuple[str, ...]) -> str | None:
+    chosen = os.environ.get(variable, "").strip()
+    found = (shutil.which(name) for name in ((chosen,) if chosen else names))
+    return next((path for path in found if path), None)
 
 
 def c_compiler() -> str | None:
-    """The C compiler (``CC``, else gcc, else cc), or None."""
-    return next((p for p in (os.environ.get("CC"), "gcc", "cc") if p and shutil.which(p)), None)
+    """The C compiler: ``CC`` when set, else gcc, else cc; None when missing."""
+    return _compiler("CC", ("gcc", "cc"))
 
 
 def cxx_compiler() -> str | None:
-    """The C++ compiler (``CXX``, else g++, else c++), or None."""
-    found = (shutil.which(p) for p in (os.environ.get("CXX"), "g++", "c++") if p)
-    return next((p for p in found if p), None)
+    """The C++ compiler: ``CXX`` when set, else g++, else c++; None when missing."""
+    return _compiler("CXX", ("g++", "c++"))
+
+
+def described(path: str | None) -> str:
+    """A compiler's real path and first ``--version`` line (bug reports), or ""."""
+    if path is None:
+        return ""
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    first = out.splitlines()[0] if out else ""
+    return f"{os.path.realpath(path)} {first}"
+
+
+LOCK = ".lock"  # in a build's folder: held while it builds
+
+
+def open_lock(folder: Path) -> int:
+    """A descriptor of ``folder``'s build lock file, created (and named in the
+    area's manifest) if missing."""
+    path = folder / LOCK
+    new = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    if new:
+        own(path)
+    return fd
+
+
+def take_lock(fd: int, *, wait: bool) -> bool:
+    """Take the build lock on ``fd``; without ``wait``, False when another
+    process holds it."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def publish(staged: Path, out: Path) -> None:
+    """Move the finished ``staged`` onto ``out`` in one step, ``out`` named in
+    its area's manifest first: a crash between leaves a name, never an unnamed
+    library."""
+    own(out)
+    os.replace(staged, out)
 
 
 _rows: dict[str, str] = {}  # name -> what this process last did with that build
@@ -226,19 +287,14 @@ def row(name: str) -> str:
 
 def build(name: str, out: Path, command: Callable[[Path], Sequence[str]]) -> Path:
     """``out`` (in ``folder(name)``), built unless it is there: ``command(tmp)``
-    is a compiler line writing ``tmp``, which is then moved onto ``out``, so a
-    killed build never leaves half a library; builders of one folder take
-    turns. One INFO line per build; ``FASTLAUNCH_VERBOSE_BUILD=1`` shows the
-    compiler's output. Raises BuildFailed with its last output."""
-    import fcntl
-
+    is a compiler line writing ``tmp``, which is then published onto ``out``;
+    builders of one folder take turns. One INFO line per build;
+    ``FASTLAUNCH_VERBOSE_BUILD=1`` shows the compiler's output. Raises
+    BuildFailed with its last output."""
     make_dirs(out.parent)
-    lock_path = out.parent / ".lock"
-    new_lock = not lock_path.exists()
-    with open(lock_path, "w") as lock:
-        if new_lock:
-            own(lock_path)
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    fd = open_lock(out.parent)
+    try:
+        take_lock(fd, wait=True)
         if out.is_file():
             _rows[name] = f"found {out}"
             return out
@@ -255,7 +311,8 @@ def build(name: str, out: Path, command: Callable[[Path], Sequence[str]]) -> Pat
                         done.returncode)
             msg = f"{' '.join(cmd[:3])} ... failed:\n{(done.stderr or '')[-4000:]}"
             raise BuildFailed(msg)
-        own(out)  # named first: a crash between leaves a name, never an unnamed library
-        tmp.replace(out)
+        publish(tmp, out)
         note(name, f"built {out} in {time.monotonic() - start:.1f} s")
+    finally:
+        os.close(fd)
     return out

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""C++ shims compiled against the installed torch: one helper for every such build.
+"""The torch shims' policy: C++ sources built against the installed torch.
 
 A shim includes torch's headers, so it cannot be compiled with fastlaunch's
 own extension (that build does not need torch). It is compiled by torch's
-extension builder in a child process and kept where it costs the user
-nothing:
+extension builder in a child process (``python -m fastlaunch.builds
+compile``) and kept where it costs the user nothing:
 
 1. **at install** (``pip install --no-build-isolation .`` with torch importable
-   in the build's Python): CMake runs this file as a script
-   (``torch_build.py install-into DIR``) and the wheel carries the library
+   in the build's Python): CMake runs ``python -m fastlaunch.builds
+   install-into DIR`` from the source tree and the wheel carries the library
    under ``fastlaunch/torch_shims``; without torch there (pip's default build
    isolation) or without a compiler the step says why and is skipped;
 2. ``python -m fastlaunch build``: in the foreground with progress lines, into
@@ -26,27 +26,24 @@ nothing:
    process whose cache folder cannot be written (named once, as a warning).
    A cached library that does not load is rebuilt once over.
 
-One key for every place: torch version, torch git version, Python version,
-source and flags; the compiler is not part of it (it does not change what the
-library links against, and a runtime image without one can load a build made
-at install). Every decision is one INFO log line; ``status()`` is the doctor
-row. The top of this file imports only the standard library: CMake runs it
-before fastlaunch is importable.
+One key for every place (``core.key``): torch version, torch git version,
+Python version, the source with the csrc headers it includes, and flags; the
+compiler is not part of it (it does not change what the library links
+against, and a runtime image without one can load a build made at install).
+Every decision is one INFO log line; ``state()`` is the typed state doctor
+and ``python -m fastlaunch build`` read. The runtime module of each shim hands
+``ensure`` what activates the loaded library (this room imports no runtime).
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import dataclasses
-import hashlib
+import enum
 import importlib.util
 import logging
 import os
-import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -55,50 +52,48 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-log = logging.getLogger("fastlaunch.runtime.torch_build")
-PACKAGE = Path(__file__).resolve().parent
+from .. import config
+from . import core
+from .registry import SHIMS, Shim
+
+log = logging.getLogger("fastlaunch.builds.shims")
 BUILD_TIMEOUT_S = 900
 PROGRESS_S = 10.0  # a progress line this often while a build runs
-
-
-@dataclasses.dataclass(frozen=True)
-class Shim:
-    """One C++ source of ``csrc/shims`` built against torch. ``field`` is the
-    ``Config`` switch (``switch`` its variable) that turns it off; ``owner`` is
-    the module whose ``ensure()`` and ``status()`` serve it; its cache folder
-    is its name, an entry of ``builds.AREAS``."""
-
-    name: str
-    source: str  # in csrc/shims
-    switch: str
-    field: str
-    owner: str
-    cflags: tuple[str, ...] = ("-O2",)
-    cuda: bool = False  # uses libtorch_cuda where the installed torch has it (``flags``)
-
-    @property
-    def path(self) -> Path:
-        if SOURCES is not None:  # the CMake step: the checkout's folder, given
-            return SOURCES / self.source
-        from . import builds
-
-        return builds.source(f"shims/{self.source}")
-
-
-SOURCES: Path | None = None  # set by ``install-into --sources``
-#: Adding a shim is one line here (its source in csrc/shims, an owner module
-#: with ``ensure``/``status``, and a ``Config`` switch) and its cache folder's
-#: line in ``builds.AREAS``.
-SHIMS = {shim.name: shim for shim in (
-    Shim("torch_accessor", "torch_accessor.cpp", "FASTLAUNCH_TORCH_ACCESSOR", "torch_accessor",
-         "fastlaunch.runtime.torch_accessor"),
-    Shim("tensor_geometry", "tensor_geometry.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
-         "fastlaunch.runtime.tensor_geometry"),
-    Shim("aten_ops", "aten_ops.cpp", "FASTLAUNCH_PLANNED_CALL", "planned_call",
-         "fastlaunch.runtime.aten_ops", cuda=True),
-)}
 CUDA_DEFINE = "-DFASTLAUNCH_TORCH_CUDA"
 SHIM_FLAGS_VAR = "FASTLAUNCH_SHIM_FLAGS"
+
+
+class Phase(enum.Enum):
+    """Where a shim stands in this process (``doctor --json``: its lower-case name)."""
+
+    UNDECIDED = enum.auto()  # not looked for yet
+    ACTIVE = enum.auto()  # loaded, from where the line says
+    NOT_BUILT = enum.auto()  # no build for this torch; none running
+    BUILDING = enum.auto()  # a child of this process builds it
+    ELSEWHERE = enum.auto()  # another process holds its build lock
+    OFF = enum.auto()  # switched off
+    UNAVAILABLE = enum.auto()  # the line says why
+
+
+class State(str):
+    """A shim's state: the doctor line (this string) and its ``phase``, which
+    code reads (never the line)."""
+
+    phase: Phase
+
+    def __new__(cls, phase: Phase, line: str) -> State:
+        state = super().__new__(cls, line)
+        state.phase = phase
+        return state
+
+    @property
+    def active(self) -> bool:
+        return self.phase is Phase.ACTIVE
+
+
+def source_of(shim: Shim) -> Path:
+    """The shim's source, ``csrc/shims/<source>`` (``core.source``)."""
+    return core.source(f"shims/{shim.source}")
 
 
 def torch_has_cuda() -> bool:
@@ -113,41 +108,22 @@ def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
     shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
     one rule for every build place; ``_core`` never links libtorch). The flags
-    of SHIM_FLAGS_VAR go to both (the asan env's sanitizers; read from the
-    environment, as the CMake step has no Config) and so into the key."""
+    of SHIM_FLAGS_VAR go to both (the asan env's sanitizers, a test setting read
+    from the environment, not a ``Config`` field) and so into the key."""
     extra = tuple(shlex.split(os.environ.get(SHIM_FLAGS_VAR, "")))
     if shim.cuda and torch_has_cuda():
         return (*shim.cflags, CUDA_DEFINE, *extra), ("-ltorch_cuda", *extra)
     return (*shim.cflags, *extra), extra
 
 
-def compiler() -> str:
-    """Path and first ``--version`` line of the C++ compiler, or "" when there is none."""
-    path = shutil.which(os.environ.get("CXX", "c++"))
-    if path is None:
-        return ""
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30,
-                             check=False).stdout
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    first = out.splitlines()[0] if out else ""
-    return f"{os.path.realpath(path)} {first}"
-
-
 def key(shim: Shim) -> str:
-    """What the library depends on: the torch it links against, Python, source (with
-    the headers it includes from ``csrc/``), flags."""
+    """What the library depends on: the torch it links against, Python, source
+    (with its csrc headers), flags."""
     import torch
 
     cflags, ldflags = flags(shim)
-    text = shim.path.read_bytes()
-    for header in re.findall(rb'^#include "([^"]+)"', text, re.M):
-        path = shim.path.parents[1] / header.decode()  # fastlaunch's own, under csrc/
-        text += path.read_bytes() if path.is_file() else b""
-    parts = (torch.__version__, str(getattr(torch.version, "git_version", "")), sys.version,
-             hashlib.sha256(text).hexdigest(), " ".join((*cflags, *ldflags)))
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+    return core.key(torch.__version__, str(getattr(torch.version, "git_version", "")),
+                    sys.version, core.digest(source_of(shim)), " ".join((*cflags, *ldflags)))
 
 
 def module_name(shim: Shim, shim_key: str) -> str:
@@ -161,20 +137,18 @@ def relative_path(shim: Shim, shim_key: str) -> Path:
 
 def cached_path(shim: Shim, shim_key: str) -> Path:
     """Where a build made after install lies: in the shim's build folder
-    (``builds.folder``, the one cache rule); run time only, never in the CMake
-    step, which runs this file as a script."""
-    from . import builds
-
-    return builds.folder(shim.name) / relative_path(shim, shim_key).relative_to(shim.name)
+    (``core.folder``, the one cache rule)."""
+    return core.folder(shim.name) / relative_path(shim, shim_key).relative_to(shim.name)
 
 
 def installed_root() -> Path:
     """Where an install-time build lies: ``fastlaunch/torch_shims`` in the folder
-    the extension was installed into (in an editable install that is
-    site-packages, not the source tree); CMakeLists.txt installs it there."""
-    from . import _core
-
-    return Path(_core.__file__).resolve().parents[1] / "torch_shims"
+    the extension ``_core`` was installed into (in an editable install that is
+    site-packages, not the source tree); CMakeLists.txt installs it there. The
+    extension is found, not imported: this room sits below the runtime."""
+    spec = importlib.util.find_spec(f"{core.PACKAGE.name}.runtime._core")
+    origin = spec.origin if spec is not None and spec.origin else core.PACKAGE / "runtime" / "_"
+    return Path(origin).resolve().parents[1] / "torch_shims"
 
 
 def lower_priority() -> None:
@@ -190,39 +164,18 @@ def lower_priority() -> None:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-LOCK = ".lock"  # in the key folder: held for the whole build
-
-
-def open_lock(folder: Path) -> int:
-    """A descriptor of ``folder``'s build lock file (created if missing)."""
-    return os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-
-
-def take_lock(fd: int, *, wait: bool) -> bool:
-    """Take the build lock on ``fd``; without ``wait``, False when another
-    process holds it."""
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except BlockingIOError:
-        return False
-    return True
-
-
 def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
                  ldflags: Sequence[str] = (), verbose: bool = False,
                  lock_fd: int | None = None) -> None:
-    """The child's work: compile in a private folder, then move the library into
-    place atomically, so a killed build never leaves half a library. Builders
-    of one library take turns on its lock, taken before torch is imported
-    (``lock_fd``: the lock the parent took and handed over); a later one finds
-    it done."""
+    """The child's work: compile in a private folder (``csrc/`` on the include
+    path), then publish the library (``core.publish``). Builders of one library
+    take turns on its lock, taken before torch is imported (``lock_fd``: the
+    lock the parent took and handed over); a later one finds it done."""
     if lock_fd is None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock_fd = open_lock(path.parent)
-        take_lock(lock_fd, wait=True)
-    elif not take_lock(lock_fd, wait=False):  # the parent's lock is ours: never blocks
+        lock_fd = core.open_lock(path.parent)
+        core.take_lock(lock_fd, wait=True)
+    elif not core.take_lock(lock_fd, wait=False):  # the parent's lock is ours: never blocks
         msg = f"the build lock in {path.parent} handed to this process is not held"
         raise RuntimeError(msg)
     else:
@@ -234,27 +187,29 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
         cpp_extension.load(name=name, sources=[str(source)], extra_cflags=list(cflags),
                            extra_ldflags=list(ldflags), build_directory=tmp,
-                           extra_include_paths=[str(source.parents[1])],  # csrc/
-                           verbose=verbose)
+                           extra_include_paths=[str(source.parent.parent)], verbose=verbose)
         staged = path.with_suffix(f".{os.getpid()}.tmp")
         shutil.copyfile(Path(tmp) / f"{name}.so", staged)
-        os.replace(staged, path)
+        core.publish(staged, path)
 
 
-def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], None],
+def run_build(shim: Shim, target: Path, *, idle: bool, progress: Callable[[str], None],
               verbose: bool = False, lock_fd: int | None = None) -> str:
-    """Compile ``shim`` into ``path`` in a child process; "" on success, else why not.
+    """Compile ``shim`` into ``target`` in a child process; "" on success, else why not.
     ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler.
     ``lock_fd`` (a build lock this process holds) is handed to the child and
     closed here once the child runs: the child holds it until it exits."""
-    env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0")
+    # the child imports this very package (not another fastlaunch on its path)
+    search = [str(core.PACKAGE.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0",
+               PYTHONPATH=os.pathsep.join(search))
     cflags, ldflags = flags(shim)
-    command = [sys.executable, str(Path(__file__).resolve()), "compile", str(shim.path),
-               module_name(shim, path.parent.name), str(path), "--", *cflags]
-    command[3:3] = [flag for flag, on in (("--idle", idle), ("--verbose", verbose)) if on]
-    command[3:3] = [f"--ldflag={flag}" for flag in ldflags]
+    command = [sys.executable, "-m", f"{core.PACKAGE.name}.builds", "compile", str(source_of(shim)),
+               module_name(shim, target.parent.name), str(target), "--", *cflags]
+    command[4:4] = [flag for flag, on in (("--idle", idle), ("--verbose", verbose)) if on]
+    command[4:4] = [f"--ldflag={flag}" for flag in ldflags]
     if lock_fd is not None:
-        command[3:3] = [f"--lock-fd={lock_fd}"]
+        command[4:4] = [f"--lock-fd={lock_fd}"]
     start = time.monotonic()
     try:
         with tempfile.TemporaryFile("w+") as output:
@@ -284,7 +239,7 @@ def run_build(shim: Shim, path: Path, *, idle: bool, progress: Callable[[str], N
             tail = output.read().strip().splitlines()[-3:]
     except OSError as err:
         return f"build did not run: {type(err).__name__}: {err}"
-    if rc != 0 or not path.exists():
+    if rc != 0 or not target.exists():
         return f"build failed (exit {rc}): {' | '.join(tail)}"
     return ""
 
@@ -295,7 +250,7 @@ class _State:
     did not load, which the build replaces)."""
 
     def __init__(self) -> None:
-        self.status = "not looked for yet"
+        self.now = State(Phase.UNDECIDED, "not looked for yet")
         self.decided = False
         self.builder: threading.Thread | None = None
         self.target: Path | None = None
@@ -340,20 +295,21 @@ def _identity(path: Path) -> str:
     return f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"
 
 
-def _state(name: str) -> _State:
-    return _states.setdefault(name, _State())
+def _state(shim: Shim) -> _State:
+    return _states.setdefault(shim.name, _State())
 
 
-def status(name: str, loaded: Callable[[], bool] | None = None) -> str:
-    """One line for doctor: active (and from where), building, off, or why unavailable.
-    ``loaded`` tells whether the core holds the shim anyway (a caller installed it)."""
-    state = _state(name)
-    if loaded is not None and not state.status.startswith("active") and loaded():
-        return "active (installed by the caller)"
-    child = _children.get(name)
+def state(shim: Shim, loaded: Callable[[], bool] | None = None) -> State:
+    """Where ``shim`` stands: active (and from where), building, off, or why
+    unavailable; its line is doctor's row. ``loaded`` tells whether the core
+    holds the shim anyway (a caller installed it)."""
+    now = _state(shim).now
+    if loaded is not None and not now.active and loaded():
+        return State(Phase.ACTIVE, "active (installed by the caller)")
+    child = _children.get(shim.name)
     if child is not None:
-        return f"{state.status} (child pid {child.pid})"
-    return state.status
+        return State(now.phase, f"{now} (child pid {child.pid})")
+    return now
 
 
 def cut_short(path: Path) -> str:
@@ -414,25 +370,24 @@ def _activate(shim: Shim, state: _State, path: Path, where: str,
     try:
         activate(_import(shim, path, state.key))
     except Exception as err:  # the caller's fallback path stays correct
-        state.status = f"unavailable ({where} {path} does not load: {type(err).__name__}: {err})"
-        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        state.now = State(Phase.UNAVAILABLE, f"unavailable ({where} {path} does not load: "
+                                             f"{type(err).__name__}: {err})")
+        log.warning("fastlaunch: %s %s", shim.name, state.now)
         return False
-    state.status = f"active ({where}: {path})"
+    state.now = State(Phase.ACTIVE, f"active ({where}: {path})")
     log.info("fastlaunch: %s %sloaded (%s: %s)", shim.name, how, where, path)
     return True
 
 
 def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> None:
     """The first look (once per process): off, an installed build, a cached build, or none."""
-    from .. import config
-
     state.decided = True
-    if not getattr(config.get(), shim.field):
-        state.status = f"off ({shim.switch}=0)"
+    if not shim.enabled(config.get()):
+        state.now = State(Phase.OFF, f"off ({shim.switch}=0)")
         log.info("fastlaunch: %s skipped: %s=0", shim.name, shim.switch)
         return
     if importlib.util.find_spec("torch") is None:
-        state.status = "unavailable (torch is not installed)"
+        state.now = State(Phase.UNAVAILABLE, "unavailable (torch is not installed)")
         log.info("fastlaunch: %s skipped: torch is not installed", shim.name)
         return
     state.key = key(shim)
@@ -444,8 +399,8 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
                 _broken(state, path)
             return
     state.target = cached
-    state.status = (f"not built for this torch (looked in {installed_root() / shim.name} "
-                    f"and {cached.parent.parent})")
+    state.now = State(Phase.NOT_BUILT, f"not built for this torch (looked in "
+                      f"{installed_root() / shim.name} and {cached.parent.parent})")
 
 
 def _broken(state: _State, path: Path) -> None:
@@ -454,24 +409,23 @@ def _broken(state: _State, path: Path) -> None:
     identity = _identity(path)
     with contextlib.suppress(OSError):
         if (path.parent / REPAIRED).read_text() == identity:
-            state.status = state.status[:-1] + ", even rebuilt; `python -m fastlaunch cache " \
-                           f"clear --what {path.parent.parent.name}` removes it)"
+            state.now = State(state.now.phase, state.now[:-1] + ", even rebuilt; `python -m "
+                              f"fastlaunch cache clear --what {path.parent.parent.name}` "
+                              "removes it)")
             return
     state.target, state.broken = path, identity
-    state.status = state.status[:-1] + "; it is rebuilt by the next build)"
+    state.now = State(state.now.phase, state.now[:-1] + "; it is rebuilt by the next build)")
 
 
 def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_fd: int, *,
            held: bool, idle: bool, progress: Callable[[str], None]) -> None:
     """Build into the cache under its lock (``held``: taken already, else waited
     for here), then load it; a broken library is removed first, under the lock."""
-    from .. import config
-
     target = state.target
     assert target is not None
     try:
         if not held:
-            take_lock(lock_fd, wait=True)
+            core.take_lock(lock_fd, wait=True)
         repair = bool(state.broken) and _identity(target) == state.broken
         if repair:
             target.unlink()
@@ -487,8 +441,8 @@ def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_f
     why = run_build(shim, target, idle=idle, progress=progress,
                     verbose=config.get().verbose_build, lock_fd=lock_fd)
     if why:
-        state.status = f"unavailable ({why})"
-        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        state.now = State(Phase.UNAVAILABLE, f"unavailable ({why})")
+        log.warning("fastlaunch: %s %s", shim.name, state.now)
         return
     if repair:
         with contextlib.suppress(OSError):
@@ -504,15 +458,15 @@ def _await_other(shim: Shim, state: _State, activate: Callable[[object], None],
 
     assert state.target is not None
     try:
-        take_lock(lock_fd, wait=True)
+        core.take_lock(lock_fd, wait=True)
         try:
             if state.target.exists() and _identity(state.target) != state.broken:
                 _activate(shim, state, state.target, "built by another process", activate)
             else:
-                state.status = (f"unavailable (the build another process ran into "
-                                f"{state.target.parent} left no library; the next program "
-                                "builds it again)")
-                log.info("fastlaunch: %s %s", shim.name, state.status)
+                state.now = State(Phase.UNAVAILABLE, f"unavailable (the build another process "
+                                  f"ran into {state.target.parent} left no library; the next "
+                                  "program builds it again)")
+                log.info("fastlaunch: %s %s", shim.name, state.now)
         finally:
             fcntl.flock(lock_fd, fcntl.LOCK_UN)  # even where a fork shares the descriptor
     finally:
@@ -522,24 +476,20 @@ def _await_other(shim: Shim, state: _State, activate: Callable[[object], None],
 def _cannot_build(shim: Shim, state: _State) -> bool:
     """Whether the cache folder cannot hold the build; said once per folder as a
     warning, before any compiler runs."""
-    from .. import config
-    from . import builds
-
     assert state.target is not None
-
-    problem = builds.cache_problem(state.target.parent)
+    problem = core.cache_problem(state.target.parent)
     if not problem:
         return False
     root = config.cache_dir()
-    state.status = (f"unavailable (the cache folder {root} is not usable: {problem}; "
-                    "set FASTLAUNCH_CACHE_DIR to a writable folder)")
+    state.now = State(Phase.UNAVAILABLE, f"unavailable (the cache folder {root} is not usable: "
+                      f"{problem}; set FASTLAUNCH_CACHE_DIR to a writable folder)")
     level = logging.INFO if root in _warned_caches else logging.WARNING
     _warned_caches.add(root)
-    log.log(level, "fastlaunch: %s %s", shim.name, state.status)
+    log.log(level, "fastlaunch: %s %s", shim.name, state.now)
     return True
 
 
-def ensure(name: str, activate: Callable[[object], None], *,
+def ensure(shim: Shim, activate: Callable[[object], None], *,
            loaded: Callable[[], bool] | None = None, build: bool = False,
            wait: bool = False, progress: Callable[[str], None] | None = None) -> bool:
     """True when the shim is active. The first call loads an installed or cached
@@ -550,25 +500,25 @@ def ensure(name: str, activate: Callable[[object], None], *,
     as plan makers ask on every plan."""
     if loaded is not None and loaded():
         return True
-    shim = SHIMS[name]
-    state = _state(name)
+    state = _state(shim)
     with _lock:
         if not state.decided:
             _decide(shim, state, activate)
         start = (build and state.builder is None and state.target is not None
                  and (wait or background_allowed()) and not _cannot_build(shim, state))
-        if start and not compiler():
-            state.status = (f"unavailable (no C++ compiler: {os.environ.get('CXX', 'c++')} "
-                            f"not found; {state.status})")
+        if start and not core.cxx_compiler():
+            state.now = State(Phase.UNAVAILABLE, "unavailable (no C++ compiler: "
+                              f"{os.environ.get('CXX', 'c++')} not found; "
+                              f"{state.now})")
             log.warning("fastlaunch: %s %s; `python -m fastlaunch build` where there is one",
-                        shim.name, state.status)
+                        shim.name, state.now)
             start = False
         if start:
             _start(shim, state, activate, wait=wait, progress=progress or log.info)
         builder = state.builder
     if wait and builder is not None:
         builder.join()
-    return state.status.startswith("active")
+    return state.now.active
 
 
 def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wait: bool,
@@ -576,32 +526,31 @@ def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wai
     """Take the build's lock and start the builder thread (which waits for the
     lock when ``wait``); where another process holds it, a thread that loads
     its build when it is done, and no build here."""
-    from . import builds
-
     target = state.target
     assert target is not None
     try:
-        builds.make_dirs(target.parent)
-        lock_fd = open_lock(target.parent)
+        core.make_dirs(target.parent)
+        lock_fd = core.open_lock(target.parent)
     except OSError as err:  # unusable in a way cache_problem cannot see
-        state.status = f"unavailable (cannot write {target.parent}: {err})"
-        log.warning("fastlaunch: %s %s", shim.name, state.status)
+        state.now = State(Phase.UNAVAILABLE, f"unavailable (cannot write {target.parent}: {err})")
+        log.warning("fastlaunch: %s %s", shim.name, state.now)
         return
-    held = not wait and take_lock(lock_fd, wait=False)
+    held = not wait and core.take_lock(lock_fd, wait=False)
     why = "not built for this torch" if not state.broken else "the cached build did not load"
     if not wait and not held:
-        state.status = (f"being built by another process into {target.parent}; loaded here "
-                        "when it is done")
-        log.info("fastlaunch: %s %s", shim.name, state.status)
+        state.now = State(Phase.ELSEWHERE, f"being built by another process into "
+                          f"{target.parent}; loaded here when it is done")
+        log.info("fastlaunch: %s %s", shim.name, state.now)
         work, args, kwargs = _await_other, (shim, state, activate, lock_fd), {}
     else:
         if wait:
-            state.status = f"building into {target.parent}"
-            log.info("fastlaunch: %s %s: %s", shim.name, why, state.status)
+            state.now = State(Phase.BUILDING, f"building into {target.parent}")
+            log.info("fastlaunch: %s %s: %s", shim.name, why, state.now)
         else:
-            state.status = f"building in the background at idle priority into {target.parent}"
+            state.now = State(Phase.BUILDING, "building in the background at idle priority "
+                              f"into {target.parent}")
             log.info("fastlaunch: %s %s: %s; the slower path until it is ready "
-                     "(`python -m fastlaunch build` builds ahead)", shim.name, why, state.status)
+                     "(`python -m fastlaunch build` builds ahead)", shim.name, why, state.now)
         work, args = _build, (shim, state, activate, lock_fd)
         kwargs = {"held": held, "idle": not wait, "progress": progress}
     state.builder = threading.Thread(target=work, args=args, kwargs=kwargs,
@@ -609,23 +558,10 @@ def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wai
     state.builder.start()
 
 
-def _verbose_at_install() -> bool:
-    """``FASTLAUNCH_VERBOSE_BUILD`` as ``Config`` reads it, in the CMake step, where
-    the package does not import yet: config.py (standard library only) is loaded
-    from its file."""
-    spec = importlib.util.spec_from_file_location("_fastlaunch_config", PACKAGE.parent /
-                                                  "config.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up
-    spec.loader.exec_module(module)
-    return module.from_environ().verbose_build
-
-
 def install_into(root: Path) -> int:
-    """CMake's step (``--no-build-isolation`` installs): build every shim into
-    ``root`` for the torch of this Python, or say why not. Never fails the install."""
+    """The install's CMake step (``--no-build-isolation`` installs): build every
+    shim into ``root`` for the torch of this Python, or say why not. Never
+    fails the install."""
     def say(line: str) -> None:
         print(line, flush=True)  # noqa: T201 (CMake shows the build's output)
 
@@ -635,7 +571,7 @@ def install_into(root: Path) -> int:
             "(pip's build isolation, or no torch); they are built on first use at idle "
             "priority, or ahead with `python -m fastlaunch build`")
         return 0
-    if not compiler():
+    if not core.cxx_compiler():
         say("fastlaunch: torch shims skipped: no C++ compiler")
         return 0
     try:
@@ -645,45 +581,13 @@ def install_into(root: Path) -> int:
             f"{err}")
         return 0
     for shim in SHIMS.values():
-        path = root / relative_path(shim, keys[shim.name])
-        if path.exists():
+        target = root / relative_path(shim, keys[shim.name])
+        if target.exists():
             continue
         say(f"fastlaunch: building {shim.name} against the installed torch (about 30 s)")
         start = time.monotonic()
-        why = run_build(shim, path, idle=False, progress=say, verbose=_verbose_at_install())
+        why = run_build(shim, target, idle=False, progress=say,
+                        verbose=config.get().verbose_build)
         say(f"fastlaunch: {shim.name} " + (f"skipped: {why}" if why else
                                            f"built in {time.monotonic() - start:.0f} s"))
     return 0
-
-
-def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="torch_build.py")
-    sub = parser.add_subparsers(dest="command", required=True)
-    compile_cmd = sub.add_parser("compile", help="(child) compile one shim into a path")
-    compile_cmd.add_argument("--idle", action="store_true", help="at idle priority")
-    compile_cmd.add_argument("--verbose", action="store_true", help="show the compiler output")
-    compile_cmd.add_argument("--ldflag", action="append", default=[], help="a linker flag")
-    compile_cmd.add_argument("--lock-fd", type=int, help="the build lock, held by the parent")
-    compile_cmd.add_argument("source", type=Path)
-    compile_cmd.add_argument("name")
-    compile_cmd.add_argument("path", type=Path)
-    compile_cmd.add_argument("cflags", nargs="*")
-    install_cmd = sub.add_parser("install-into", help="(CMake) build every shim into a folder")
-    install_cmd.add_argument("root", type=Path)
-    install_cmd.add_argument("--sources", type=Path, required=True, help="csrc/shims")
-    args = parser.parse_args(argv)
-    if args.command == "install-into":
-        global SOURCES
-        SOURCES = args.sources
-        return install_into(args.root)
-    if args.idle:
-        lower_priority()
-    compile_into(args.source, args.name, args.cflags, args.path, ldflags=args.ldflag,
-                 verbose=args.verbose, lock_fd=args.lock_fd)
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["compile"] and hasattr(signal, "alarm"):
-        signal.alarm(BUILD_TIMEOUT_S)  # a child whose build hangs ends, and frees its lock
-    sys.exit(main(sys.argv[1:]))
