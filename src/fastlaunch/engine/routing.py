@@ -32,6 +32,7 @@ from ..errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..runtime import abi as abi_rules
 from ..runtime import backends, counters
 from ..runtime.base import Backend, KernelSpec, Plan
+from . import callsite
 from .fallbacks import take_original
 
 log = logging.getLogger(__name__)
@@ -489,9 +490,10 @@ def register_bind_options(abi: str, provider: Callable[[Any], dict] | None) -> N
         _bind_options[abi] = provider
 
 
-def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
-         **options: Any) -> Callable[..., object]:
-    """The callable a generated call site uses in place of ``autotuner.run``."""
+def bind(metadata: dict, autotuner: Any, **options: Any) -> Callable[..., object]:
+    """The callable a generated call site uses in place of ``autotuner.run``; the
+    site's one-slot list comes as ``callsite.SLOT_KEYWORD`` (the site's text owns it)."""
+    call_slot: list | None = options.pop(callsite.SLOT_KEYWORD, None)
     if _is_grouped(autotuner):
         counters.count("bind.grouped_autotuner")
         bound: Callable[..., object] = autotuner.run
