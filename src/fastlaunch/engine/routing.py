@@ -32,7 +32,7 @@ from ..runtime import abi as abi_rules
 from ..runtime import backends, counters
 from ..runtime.base import Backend, KernelSpec, Plan
 from . import callsite
-from . import probes as full_entry
+from . import probes as full_entry  # BoundLaunch takes a `probes` option of its own
 from .fallbacks import take_original
 
 log = logging.getLogger(__name__)
