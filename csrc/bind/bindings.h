@@ -23,6 +23,6 @@ CallArgs ReadCall(pybind11::handle stream, pybind11::handle grid, pybind11::hand
 void BindCore(pybind11::module_& m);  // bind_core.cpp: plans, FastSite, accessor, grid programs
 void BindCuda(pybind11::module_& m);  // bind_cuda.cpp
 void BindNpu(pybind11::module_& m);   // bind_npu.cpp
-void BindPlannedCall(pybind11::module_& m);  // planned_call.cpp: a wrapper call() as a program
+void BindPlannedCall(pybind11::module_& m);  // bind_planned_call.cpp: a wrapper call() as a program
 
 }  // namespace fastlaunch

@@ -27,7 +27,8 @@
 // run-time switch is off, the autograd profiler is on, or a dispatch mode is
 // active. Errors of an op propagate unchanged (entered context managers get
 // their `__exit__` first); nothing is ever replayed.
-#include <pybind11/pybind11.h>
+#include "engine/planned_call.h"
+
 #if defined(__linux__)
 #include <pthread.h>
 #endif
@@ -40,11 +41,9 @@
 #include <string>
 #include <vector>
 
-#include "bind/bindings.h"
+#include "core/errors.h"
 #include "core/plan.h"
 #include "core/program_format.h"
-
-namespace py = pybind11;
 
 namespace fastlaunch {
 namespace {
@@ -119,7 +118,6 @@ PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
 PyObject* kProfilerFlag = nullptr;
-PyObject* kCallSlotKw = nullptr;
 PyObject* kDocName = nullptr;
 PyObject* kModuleName = nullptr;
 
@@ -139,6 +137,7 @@ struct PlannedCallObject {
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`
+  PyObject* slot_kwnames;   // (the call site's slot keyword,): kwnames of its bind call
   PyObject* function;       // the function behind it (its `__func__` when bound): attributes
   Py_ssize_t n_slots;
   int self_slot;
@@ -476,7 +475,7 @@ PyObject* Site(PlannedCallObject* self, PyObject** slots, const Op& op) {
   }
   argv.data()[3] = call_slot;  // Args drops this reference
   fn = PyObject_Vectorcall(bind, argv.data() + 1, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                           kCallSlotKw);
+                           self->slot_kwnames);
   Py_DECREF(bind);
   return fn;
 }
@@ -895,6 +894,7 @@ int PlannedCallClear(PyObject* obj) {
   Py_CLEAR(self->dispatch_len);
   Py_CLEAR(self->static_reason);
   Py_CLEAR(self->original);
+  Py_CLEAR(self->slot_kwnames);
   Py_CLEAR(self->function);
   if (self->ops != nullptr) {
     for (Op& op : *self->ops) {
@@ -1059,10 +1059,10 @@ int IntValue(PyObject* v, const std::string& label, const std::string& field) {
   }
   int overflow = 0;
   long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (x == -1 && PyErr_Occurred()) throw PythonError();
   if (overflow != 0 || x < INT32_MIN || x > INT32_MAX) {
     PyObject* text = PyObject_Repr(v);
-    if (text == nullptr) throw py::error_already_set();
+    if (text == nullptr) throw PythonError();
     std::string shown = PyUnicode_AsUTF8(text) != nullptr ? PyUnicode_AsUTF8(text) : "?";
     Py_DECREF(text);
     Bad(label + " " + field + ": got " + shown + ", expected an int in [-2**31, 2**31)");
@@ -1262,55 +1262,55 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
   return ops.release();
 }
 
-PyObject* MakePlannedCall(py::handle ops, py::tuple consts, py::tuple names,
-                          py::tuple local_names, py::dict globals, py::dict builtins,
-                          Py_ssize_t n_slots, int self_slot, py::handle bound_self, int args_slot,
-                          py::handle fallback, py::handle switch_obj, py::handle profiler,
-                          py::handle dispatch_len, py::handle static_reason,
-                          py::handle original) {
-  if (n_slots < 1 || PyTuple_GET_SIZE(local_names.ptr()) != n_slots) {
-    Bad("local_names: expected one name per slot (n_slots=" + std::to_string(n_slots) + ")");
+}  // namespace
+
+PyObject* MakePlannedCall(const PlannedCallArgs& args) {
+  const Py_ssize_t n_slots = PyTuple_GET_SIZE(args.local_names);
+  if (n_slots < 1) Bad("local_names: expected one name per slot, the args slot included");
+  Checker check(n_slots, PyTuple_GET_SIZE(args.consts), PyTuple_GET_SIZE(args.names));
+  check.Slot("program", "args_slot", args.args_slot);
+  if (args.self_slot >= 0) {
+    check.Slot("program", "self_slot", args.self_slot);
+    if (args.bound_self == Py_None) Bad("bound_self: expected the Runner with self_slot set");
   }
-  Checker check(n_slots, PyTuple_GET_SIZE(consts.ptr()), PyTuple_GET_SIZE(names.ptr()));
-  check.Slot("program", "args_slot", args_slot);
-  if (self_slot >= 0) {
-    check.Slot("program", "self_slot", self_slot);
-    if (bound_self.is_none()) Bad("bound_self: expected the Runner with self_slot set");
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args.names); ++i) {
+    if (!PyUnicode_Check(PyTuple_GET_ITEM(args.names, i))) Bad("names: expected str items");
   }
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names.ptr()); ++i) {
-    if (!PyUnicode_Check(PyTuple_GET_ITEM(names.ptr(), i))) Bad("names: expected str items");
-  }
-  if (!PyCallable_Check(fallback.ptr())) Bad("fallback: expected a callable");
-  std::unique_ptr<std::vector<Op>> program(ReadOps(ops.ptr(), check));
+  if (!PyCallable_Check(args.fallback)) Bad("fallback: expected a callable");
+  std::unique_ptr<std::vector<Op>> program(ReadOps(args.ops, check));
+  PyObject* slot_kwnames = PyTuple_Pack(1, args.slot_keyword);
+  if (slot_kwnames == nullptr) throw PythonError();
   auto* self = PyObject_GC_New(PlannedCallObject, &PlannedCallType);
-  if (self == nullptr) throw py::error_already_set();
+  if (self == nullptr) {
+    Py_DECREF(slot_kwnames);
+    throw PythonError();
+  }
   self->vectorcall = PlannedCallVectorcall;
   self->ops = program.release();
   self->profile = new std::vector<uint64_t>(2 * self->ops->size(), 0);
   self->bypass = 0;
-  auto own = [](py::handle h) {
-    Py_INCREF(h.ptr());
-    return h.ptr();
+  auto own = [](PyObject* o) {
+    Py_XINCREF(o);
+    return o;
   };
-  auto own_or_null = [&own](py::handle h) { return h.is_none() ? nullptr : own(h); };
-  self->consts = own(consts);
-  self->names = own(names);
-  self->local_names = own(local_names);
-  self->globals = own(globals);
-  self->builtins = own(builtins);
-  self->bound_self = self_slot >= 0 ? own(bound_self) : nullptr;
-  self->fallback = own(fallback);
-  self->switch_obj = own(switch_obj);
-  self->profiler = own(profiler);
-  self->dispatch_len = own_or_null(dispatch_len);
-  self->static_reason = own_or_null(static_reason);
-  self->original = own(original);
-  self->function = own(PyMethod_Check(original.ptr())
-                           ? py::handle(PyMethod_GET_FUNCTION(original.ptr()))
-                           : original);
+  self->consts = own(args.consts);
+  self->names = own(args.names);
+  self->local_names = own(args.local_names);
+  self->globals = own(args.globals);
+  self->builtins = own(args.builtins);
+  self->bound_self = args.self_slot >= 0 ? own(args.bound_self) : nullptr;
+  self->fallback = own(args.fallback);
+  self->switch_obj = own(args.switch_obj);
+  self->profiler = own(args.profiler);
+  self->dispatch_len = own(args.dispatch_len);
+  self->static_reason = own(args.static_reason);
+  self->original = own(args.original);
+  self->slot_kwnames = slot_kwnames;
+  self->function = own(PyMethod_Check(args.original) ? PyMethod_GET_FUNCTION(args.original)
+                                                     : args.original);
   self->n_slots = n_slots;
-  self->self_slot = self_slot;
-  self->args_slot = args_slot;
+  self->self_slot = args.self_slot;
+  self->args_slot = args.args_slot;
   PyObject_GC_Track(reinterpret_cast<PyObject*>(self));
   return reinterpret_cast<PyObject*>(self);
 }
@@ -1320,11 +1320,9 @@ bool InitPlannedCallType(PyObject* module) {
   kExitName = PyUnicode_InternFromString("__exit__");
   kOnName = PyUnicode_InternFromString("on");
   kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
-  kCallSlotKw = Py_BuildValue("(s)", "call_slot");
   kDocName = PyUnicode_InternFromString("__doc__");
   kModuleName = PyUnicode_InternFromString("__module__");
-  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kCallSlotKw || !kDocName ||
-      !kModuleName) {
+  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kDocName || !kModuleName) {
     return false;
   }
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
@@ -1347,97 +1345,51 @@ bool InitPlannedCallType(PyObject* module) {
                             reinterpret_cast<PyObject*>(&PlannedCallType)) == 0;
 }
 
-}  // namespace
+bool IsPlannedCall(PyObject* obj) { return PyObject_TypeCheck(obj, &PlannedCallType); }
 
-void BindPlannedCall(py::module_& m) {
-  if (!InitPlannedCallType(m.ptr())) throw py::error_already_set();
-  m.def("make_planned_call",
-        [](py::handle ops, py::tuple consts, py::tuple names, py::tuple local_names,
-           py::dict globals, py::dict builtins, Py_ssize_t n_slots, int self_slot,
-           py::handle bound_self, int args_slot, py::handle fallback, py::handle switch_obj,
-           py::handle profiler, py::handle dispatch_len, py::handle static_reason,
-           py::handle original) {
-          return py::reinterpret_steal<py::object>(MakePlannedCall(
-              ops, consts, names, local_names, globals, builtins, n_slots, self_slot,
-              bound_self, args_slot, fallback, switch_obj, profiler, dispatch_len,
-              static_reason, original));
-        },
-        py::arg("ops"), py::arg("consts"),
-        py::arg("names"), py::arg("local_names"), py::arg("globals"), py::arg("builtins"),
-        py::arg("n_slots"), py::arg("self_slot"), py::arg("bound_self"), py::arg("args_slot"),
-        py::arg("fallback"), py::arg("switch"), py::arg("profiler"), py::arg("dispatch_len"),
-        py::arg("static_reason"), py::arg("original"),
-        "A PlannedCall running the program `ops` (fastlaunch.engine.planned_call.program).");
-  m.def(
-      "set_tensor_geometry",
-      [](py::capsule capsule) {
-        if (std::string(capsule.name()) != "fastlaunch.tensor_geometry.v1") {
-          throw InputError("capsule: got " + std::string(capsule.name()) +
-                           ", expected fastlaunch.tensor_geometry.v1");
-        }
-        g_geometry.store(reinterpret_cast<GeometryFn>(capsule.get_pointer()),
-                         std::memory_order_release);
-      },
-      "Use the torch-built geometry reader for native size/stride asserts.");
-  m.def("has_tensor_geometry", []() { return g_geometry.load() != nullptr; });
-  m.def(
-      "set_aten_ops",
-      [](py::object capsule) {
-        if (capsule.is_none()) {  // back to the Python callables (benchmarks, tests)
-          g_native_op.store(nullptr, std::memory_order_release);
-          return;
-        }
-        if (!PyCapsule_CheckExact(capsule.ptr()) ||
-            std::string(py::reinterpret_borrow<py::capsule>(capsule).name()) !=
-                "fastlaunch.aten_ops.v1") {
-          throw InputError("capsule: got " + std::string(py::str(py::repr(capsule))) +
-                           ", expected the fastlaunch.aten_ops.v1 capsule or None");
-        }
-        g_native_op.store(reinterpret_cast<NativeOpFn>(
-                              py::reinterpret_borrow<py::capsule>(capsule).get_pointer()),
-                          std::memory_order_release);
-      },
-      "Run the planner's native ops (extern kernels, aten ops) through the ATen shim; "
-      "None: through their Python callables.");
-  m.def("has_aten_ops", []() { return g_native_op.load() != nullptr; });
-  m.def("planned_call_native_ops", []() {
-        py::dict d;
-        for (int k = 1; k < kNativeKinds; ++k) {
-          if (g_native_ran[k] || g_native_declined[k]) {
-            d[py::int_(k)] = py::make_tuple(g_native_ran[k], g_native_declined[k]);
-          }
-        }
-        return d;
-      },
-      "{native kind: (ran natively, declined to Python)} since the last reset");
-  m.def("planned_call_bypassed", []() { return g_bypassed; },
-        "calls a PlannedCall's `bypass` sent to the original call since the last reset");
-  m.def("set_planned_call_profiling", [](bool on) { g_profiling.store(on); },
-        "time every op of every planned call (benchmarks/bench_planned_call.py)");
-  m.def("planned_call_profile", [](py::handle obj) {
-        if (!PyObject_TypeCheck(obj.ptr(), &PlannedCallType)) {
-          throw InputError("planned_call_profile: expected a PlannedCall, got " +
-                           std::string(Py_TYPE(obj.ptr())->tp_name));
-        }
-        auto* self = reinterpret_cast<PlannedCallObject*>(obj.ptr());
-        py::list out;
-        for (size_t i = 0; i + 1 < self->profile->size(); i += 2) {
-          out.append(py::make_tuple((*self->profile)[i], (*self->profile)[i + 1]));
-          (*self->profile)[i] = (*self->profile)[i + 1] = 0;
-        }
-        return out;
-      },
-      "[(ns, runs) per op] since the last read (the counts are cleared)");
-  m.def("planned_call_runs", []() { return g_planned_runs.load(); },
-        "calls run as planned programs since the last reset");
-  m.def("planned_call_native_asserts", []() { return g_native_asserts; },
-        "size/stride asserts the planned call checked natively since the last reset");
-  m.def("reset_planned_call_runs", []() {
-    g_planned_runs.store(0);
-    g_native_asserts = 0;
-    for (int k = 0; k < kNativeKinds; ++k) g_native_ran[k] = g_native_declined[k] = 0;
-    g_bypassed = 0;
-  });
+void SetTensorGeometryReader(void* fn) {
+  g_geometry.store(reinterpret_cast<GeometryFn>(fn), std::memory_order_release);
+}
+
+bool HasTensorGeometryReader() { return g_geometry.load() != nullptr; }
+
+void SetAtenOps(void* fn) {
+  g_native_op.store(reinterpret_cast<NativeOpFn>(fn), std::memory_order_release);
+}
+
+bool HasAtenOps() { return g_native_op.load() != nullptr; }
+
+std::vector<NativeOpCount> PlannedCallNativeOps() {
+  std::vector<NativeOpCount> out;
+  for (int k = 1; k < kNativeKinds; ++k) {
+    if (g_native_ran[k] || g_native_declined[k]) {
+      out.push_back({k, g_native_ran[k], g_native_declined[k]});
+    }
+  }
+  return out;
+}
+
+uint64_t PlannedCallRuns() { return g_planned_runs.load(); }
+uint64_t PlannedCallNativeAsserts() { return g_native_asserts; }
+uint64_t PlannedCallBypassed() { return g_bypassed; }
+
+void ResetPlannedCallCounters() {
+  g_planned_runs.store(0);
+  g_native_asserts = 0;
+  for (int k = 0; k < kNativeKinds; ++k) g_native_ran[k] = g_native_declined[k] = 0;
+  g_bypassed = 0;
+}
+
+void SetPlannedCallProfiling(bool on) { g_profiling.store(on); }
+
+std::vector<std::pair<uint64_t, uint64_t>> TakePlannedCallProfile(PyObject* planned) {
+  auto* self = reinterpret_cast<PlannedCallObject*>(planned);
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (size_t i = 0; i + 1 < self->profile->size(); i += 2) {
+    out.emplace_back((*self->profile)[i], (*self->profile)[i + 1]);
+    (*self->profile)[i] = (*self->profile)[i + 1] = 0;
+  }
+  return out;
 }
 
 }  // namespace fastlaunch

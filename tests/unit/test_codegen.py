@@ -2,6 +2,7 @@
 """Wrapper lines for fastlaunch call sites, compiled and run on the fake runtime."""
 
 import fastlaunch
+from fastlaunch.engine import callsite
 from fastlaunch.integrations import codegen
 from fastlaunch.testing import fakes
 
@@ -51,7 +52,7 @@ def test_eligible_call_site_lines():
         "_fastlaunch_fn(buf0, buf1, 1000, stream=stream0)",
     ]
     assert wrapper.imports.lines == [
-        codegen.IMPORT_LINE,
+        callsite.IMPORT_LINE,
         "_fastlaunch_meta_0 = {'kernel_name': 'triton_poi_fused_0', 'callsite_id': 'g0:0', "
         "'arg_count': 3, 'abi': 'npu'}",
         "_fastlaunch_call_0 = [None]"]
@@ -72,7 +73,7 @@ def test_subgraph_sites_share_the_root_imports_and_numbering():
     generate(root)
     generate(sub, kernel="triton_per_fused_1")
     assert "_fastlaunch_call_1 = [None]" in root.imports.lines
-    assert root.imports.lines.count(codegen.IMPORT_LINE) == 1
+    assert root.imports.lines.count(callsite.IMPORT_LINE) == 1
     assert sub.imports.lines == []
     assert sub.lines[-1] == "_fastlaunch_fn(buf0, buf1, 1000, stream=stream0)"
 

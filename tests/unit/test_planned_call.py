@@ -21,6 +21,7 @@ import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
 from fastlaunch.engine.planned_call import Untranslatable, planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
+from fastlaunch.engine.planned_call.spec import PlannedCallSpec  # noqa: E402
 from fastlaunch.errors import FastLaunchError  # noqa: E402
 from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
@@ -457,12 +458,12 @@ def test_untranslatable_functions_are_refused_by_reason(tmp_path, line, reason):
     assert info.value.reason == reason
 
 
-def _make(ops, n_slots=2, consts=(), names=()):
-    return _core.make_planned_call(
-        ops=ops, consts=consts, names=names, local_names=("args", *("",) * (n_slots - 1)),
-        globals={}, builtins={}, n_slots=n_slots, self_slot=-1, bound_self=None, args_slot=0,
-        fallback=print, switch=config.switch, profiler=object, dispatch_len=None,
-        static_reason=None, original=print)
+def _make(ops, n_slots=2, consts=(), names=(), **fields):
+    return _core.make_planned_call(PlannedCallSpec(**{
+        "ops": ops, "consts": consts, "names": names,
+        "local_names": ("args", *("",) * (n_slots - 1)), "globals": {}, "builtins": {},
+        "args_slot": 0, "fallback": print, "switch": config.switch, "profiler": object,
+        "original": print, **fields}))
 
 
 _ISLAND_CODE = compile("pass", "w", "exec")
@@ -487,6 +488,31 @@ def test_bad_programs_are_refused_with_field_and_value(op, message):
     with pytest.raises(ValueError, match="planned call: ") as info:
         _make([op])
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"consts": [1]}, "planned call: consts: got list [1], expected a tuple"),
+    ({"globals": ()}, "planned call: globals: got tuple (), expected a dict"),
+    ({"self_slot": 2**31}, "planned call: self_slot: got int 2147483648, expected an int in "
+                           "[-2**31, 2**31)"),
+    ({"args_slot": "0"}, "planned call: args_slot: got str '0', expected an int"),
+    ({"dispatch_len": 3}, "planned call: dispatch_len: got int 3, expected None or a callable"),
+    ({"static_reason": b"x"},
+     "planned call: static_reason: got bytes b'x', expected None or a str"),
+    ({"slot_keyword": None}, "planned call: slot_keyword: got NoneType None, expected a str"),
+    ({"self_slot": 1}, "planned call: bound_self: expected the Runner with self_slot set"),
+])
+def test_bad_spec_fields_are_refused_with_field_and_value(fields, message):
+    ops = [(P.RETURN, -1, 0, 0, 0, (), None, None)]
+    with pytest.raises(_core.InputError) as info:
+        _make(ops, **fields)
+    assert str(info.value) == message
+
+
+def test_a_spec_missing_a_field_is_named():
+    with pytest.raises(_core.InputError) as info:
+        _core.make_planned_call(types.SimpleNamespace())
+    assert str(info.value) == "planned call: ops: missing, expected a PlannedCallSpec field"
 
 
 def test_island_frees_at_its_del(tmp_path):

@@ -2,9 +2,9 @@
 """Bounded fuzz of the planned-call program validator (``ReadOps`` in
 csrc/engine/planned_call.cpp), run in the default suite.
 
-Every program handed to ``_core.make_planned_call`` either makes a
-PlannedCall or raises ``_core.InputError`` naming the op (index and kind)
-and the field: no crash, no other exception type, and no operand silently
+Every program handed to ``_core.make_planned_call`` (in a ``PlannedCallSpec``)
+either makes a PlannedCall or raises ``_core.InputError`` naming the op
+(index and kind) and the field: no crash, no other exception type, and no operand silently
 truncated to 32 bits (``2**32`` was slot 0, ``2**70`` a bare OverflowError).
 Ops are also made from the operand table of csrc/core/program_format.h (the
 one the validator checks with): as their row says, they are accepted; with one
@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastlaunch.engine.planned_call import program as P
+from fastlaunch.engine.planned_call.spec import PlannedCallSpec
 from fastlaunch.runtime import _core
 from helpers import program_format as F
 
-N_SLOTS = 4
 CONSTS = (None, 1, "x")
 NAMES = ("g",)
 _LABEL = re.compile(r"^planned call: op \d+( \((" + "|".join(P.NAMES) + r")\))?[ :]")
@@ -34,13 +34,11 @@ def _make(ops: list) -> object:
     def call(args):
         return None
 
-    return _core.make_planned_call(
+    return _core.make_planned_call(PlannedCallSpec(
         ops=ops, consts=CONSTS, names=NAMES, local_names=("args", "a", "b", ""),
-        globals={"g": 1}, builtins={}, n_slots=N_SLOTS, self_slot=-1, bound_self=None,
-        args_slot=0, fallback=lambda *a, **k: None,
+        globals={"g": 1}, builtins={}, args_slot=0, fallback=lambda *a, **k: None,
         switch=types.SimpleNamespace(on=True),
-        profiler=types.SimpleNamespace(_is_profiler_enabled=False), dispatch_len=None,
-        static_reason=None, original=call)
+        profiler=types.SimpleNamespace(_is_profiler_enabled=False), original=call))
 
 
 def _rejected(ops: list) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import sys
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -32,21 +31,14 @@ from ..errors import CallRefused, FastLaunchError, PlanUnavailable
 from ..runtime import abi as abi_rules
 from ..runtime import backends, counters
 from ..runtime.base import Backend, KernelSpec, Plan
+from . import callsite
+from . import probes as full_entry  # BoundLaunch takes a `probes` option of its own
 from .fallbacks import take_original
 
 log = logging.getLogger(__name__)
 
 SPEC_ATTR = "_fastlaunch_spec"        # KernelSpec set on a launcher by an integration
 REFUSAL_ATTR = "_fastlaunch_refusal"  # or the reason it could not describe the launcher
-
-
-class _NoProfiler:
-    _is_profiler_enabled = False
-
-
-def _profiler_module() -> object:
-    """``torch.autograd.profiler`` once torch is loaded (its flag is read per call)."""
-    return sys.modules.get("torch.autograd.profiler") or _NoProfiler
 
 
 def _never() -> bool:
@@ -99,12 +91,9 @@ def static_full_entry_reason(autotuner: Any, extra: Sequence[tuple[str, bool]] =
     for reason, active in extra:
         if active:
             return reason
-    if getattr(autotuner, "triton_interpret", False):
-        return "triton_interpret"
-    if getattr(autotuner, "dump_launch_params", False):
-        return "dump_launch_params"
-    if getattr(autotuner, "dump_launch_tensors", False):
-        return "dump_launch_tensors"
+    debug_mode = full_entry.debug_mode_of(autotuner)
+    if debug_mode:
+        return debug_mode
     if _per_call_plugins(autotuner):
         return "autotuner_plugins"
     if "run" in getattr(autotuner, "__dict__", ()):
@@ -236,7 +225,7 @@ class BoundLaunch:
         self._describe = describe
         self._selected = (_best_launcher if hasattr(autotuner, "best_launcher")
                           else _single_launcher)
-        self._profiler = _profiler_module()
+        self._profiler = full_entry.profiler()
         self._direct: PlannedLaunch | None = None
         self._negative: object = None
         self._ran = False
@@ -489,9 +478,10 @@ def register_bind_options(abi: str, provider: Callable[[Any], dict] | None) -> N
         _bind_options[abi] = provider
 
 
-def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
-         **options: Any) -> Callable[..., object]:
-    """The callable a generated call site uses in place of ``autotuner.run``."""
+def bind(metadata: dict, autotuner: Any, **options: Any) -> Callable[..., object]:
+    """The callable a generated call site uses in place of ``autotuner.run``; the
+    site's one-slot list comes as ``callsite.SLOT_KEYWORD`` (the site's text owns it)."""
+    call_slot: list | None = options.pop(callsite.SLOT_KEYWORD, None)
     if _is_grouped(autotuner):
         counters.count("bind.grouped_autotuner")
         bound: Callable[..., object] = autotuner.run

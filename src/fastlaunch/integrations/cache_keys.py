@@ -32,9 +32,10 @@ _installed: dict[str, Any] = {}  # "value": what we set, "previous": what was th
 
 #: The format of generated code, in the key so that code written by another
 #: format is never reused. Bump it when anything generated code depends on
-#: changes: the lines ``codegen`` writes, ``routing.bind``'s signature, or which
-#: call sites the integrations rewrite. ``tests/unit/test_codegen_format.py``
-#: pins those functions (docstrings and comments aside) to this number.
+#: changes: the call-site text (``engine.callsite``) and where ``codegen`` writes
+#: it, ``routing.bind``'s signature, or which call sites the integrations
+#: rewrite. ``tests/unit/test_codegen_format.py`` pins those functions
+#: (docstrings and comments aside) to this number.
 CODEGEN_FORMAT = 4
 
 

@@ -1,48 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What a patched wrapper codegen writes for one Triton call site.
+"""Where a patched wrapper codegen writes fastlaunch's call sites.
 
-Per call site *i*: a module-level metadata dict and a one-slot call cache;
-in the body, a lazy bind on first call, then a call shaped like
-``kernel.run(*args, stream=...)``.
+It finds the ``kernel.run(args, stream=s)`` line Inductor writes for one
+Triton call and puts the call site ``engine.callsite`` emits in its place.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 
-IMPORT_LINE = "from fastlaunch.engine.routing import bind as _fastlaunch_bind"
+from ..engine import callsite
+
 # The stream expression: a name (``stream0``) or a dotted attribute, as
 # torch_npu's multi-stream codegen writes (``stream_group_vector.npu_stream``).
 _STREAM = r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
-
-
-@dataclasses.dataclass(frozen=True)
-class CallSite:
-    header: tuple[str, ...]  # module level, after the imports
-    body: tuple[str, ...]    # replaces the ``kernel.run(...)`` line
-
-
-def metadata(*, kernel_name: str, arg_count: int, graph_id: str, index: int, abi: str) -> dict:
-    return {"kernel_name": kernel_name, "callsite_id": f"{graph_id}:{index}",
-            "arg_count": arg_count, "abi": abi}
-
-
-def emit(*, kernel_name: str, call_args: str, stream: str, meta: dict, index: int,
-         indent: str = "") -> CallSite:
-    slot = f"_fastlaunch_call_{index}"
-    meta_name = f"_fastlaunch_meta_{index}"
-    header = (f"{meta_name} = {meta!r}", f"{slot} = [None]")
-    body = (
-        f"{indent}_fastlaunch_fn = {slot}[0]",
-        f"{indent}if _fastlaunch_fn is None:",
-        f"{indent}    _fastlaunch_fn = _fastlaunch_bind({meta_name}, {kernel_name}, "
-        f"call_slot={slot})",
-        f"{indent}_fastlaunch_fn({call_args}, stream={stream})"
-        if call_args else f"{indent}_fastlaunch_fn(stream={stream})",
-    )
-    return CallSite(header, body)
 
 
 def _root(wrapper: object) -> object:
@@ -82,11 +54,11 @@ def rewrite_run_line(wrapper: object, kernel_name: str, arg_count: int, abi: str
         index = getattr(root, "_fastlaunch_sites", 0)
         root._fastlaunch_sites = index + 1  # type: ignore[attr-defined]
         if index == 0:
-            root.imports.writeline(IMPORT_LINE)  # type: ignore[attr-defined]
-        meta = metadata(kernel_name=kernel_name, arg_count=arg_count, graph_id=graph_id,
-                        index=index, abi=abi)
-        site = emit(kernel_name=kernel_name, call_args=match.group(2), stream=match.group(3),
-                    meta=meta, index=index, indent=match.group(1))
+            root.imports.writeline(callsite.IMPORT_LINE)  # type: ignore[attr-defined]
+        meta = callsite.metadata(kernel_name=kernel_name, arg_count=arg_count,
+                                 graph_id=graph_id, index=index, abi=abi)
+        site = callsite.emit(kernel_name=kernel_name, call_args=match.group(2),
+                             stream=match.group(3), meta=meta, index=index, indent=match.group(1))
         for header_line in site.header:
             root.imports.writeline(header_line)  # type: ignore[attr-defined]
         for body_line in site.body:

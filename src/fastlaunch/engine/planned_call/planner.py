@@ -2,10 +2,11 @@
 """Make the native PlannedCall of a loaded wrapper module's ``call``.
 
 The PlannedCall decides per call, before any op runs, whether the original
-``call`` runs instead (the conditions of ``run``'s full entry): the run-time
-switch off, the autograd profiler on, a dispatch mode active (a DebugMode is
-one), or a debug/dump mode fixed when the program was made. Each such call is
-counted as ``fallback.call_<reason>`` under the module's site name.
+``call`` runs instead (the conditions of ``run``'s full entry, read as
+``probes`` says): the run-time switch off, the autograd profiler on, a
+dispatch mode active (a DebugMode is one), or a debug/dump mode fixed when
+the program was made. Each such call is counted as ``fallback.call_<reason>``
+under the module's site name.
 """
 
 from __future__ import annotations
@@ -15,33 +16,16 @@ import builtins
 import dataclasses
 import functools
 import inspect
-import os
 import sys
 import types
 
 from ... import config
+from .. import probes
 from ..fallbacks import take_original
 from . import program as P
 from . import translate
 from .program import Op, Program
-
-# Environment switches under which Inductor's launch path does per-call work
-# the program would not show it (``run``'s full entry fixed at bind).
-_STATIC_REASONS = (("TRITON_INTERPRET", "triton_interpret"),
-                   ("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "dump_launch_params"),
-                   ("TORCHINDUCTOR_DUMP_LAUNCH_TENSORS", "dump_launch_tensors"))
-
-
-class _NoProfiler:
-    _is_profiler_enabled = False
-
-
-def static_reason(environ: dict | os._Environ | None = None) -> str | None:
-    env = os.environ if environ is None else environ
-    for name, reason in _STATIC_REASONS:
-        if env.get(name, "0") == "1":
-            return reason
-    return None
+from .spec import PlannedCallSpec
 
 
 def function_of(call: object) -> tuple[types.FunctionType, object]:
@@ -192,18 +176,15 @@ def plan(call: object, site: str, program: Program | None = None) -> object:
 
     func, bound_self = function_of(call)
     program = tag_native(program_of(call) if program is None else program)
-    torch = sys.modules.get("torch")
-    dispatch_len = getattr(getattr(torch, "_C", None), "_len_torch_dispatch_stack", None)
-    profiler = sys.modules.get("torch.autograd.profiler") or _NoProfiler
     config.get()
     scope_builtins = func.__globals__.get("__builtins__", builtins)
     if not isinstance(scope_builtins, dict):
         scope_builtins = vars(scope_builtins)
-    return _core.make_planned_call(
+    return _core.make_planned_call(PlannedCallSpec(
         ops=program.ops, consts=tuple(program.consts), names=tuple(program.names),
         local_names=tuple(program.local_names), globals=func.__globals__,
-        builtins=scope_builtins, n_slots=len(program.local_names), self_slot=program.self_slot,
-        bound_self=bound_self, args_slot=program.args_slot,
-        fallback=functools.partial(_fallback, site, call),
-        switch=config.switch, profiler=profiler, dispatch_len=dispatch_len,
-        static_reason=static_reason(), original=call)
+        builtins=scope_builtins, args_slot=program.args_slot,
+        fallback=functools.partial(_fallback, site, call), switch=config.switch,
+        profiler=probes.profiler(), original=call, self_slot=program.self_slot,
+        bound_self=bound_self, dispatch_len=probes.dispatch_stack_len(),
+        static_reason=probes.debug_mode_from_env()))

@@ -20,6 +20,7 @@ import sys
 import types
 from collections.abc import Iterator
 
+from .. import callsite
 from . import program as P
 
 # Values whose attributes never change once the wrapper module has loaded:
@@ -38,7 +39,6 @@ _COMPARE = {ast.Lt: P.LT, ast.LtE: P.LE, ast.Eq: P.EQ, ast.NotEq: P.NE, ast.Gt: 
 _UNARY = {ast.USub: P.NEG, ast.UAdd: P.POS, ast.Invert: P.INVERT, ast.Not: P.NOT}
 _NESTED_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ListComp,
                   ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_SITE_FN = "_fastlaunch_fn"
 
 
 class Untranslatable(Exception):
@@ -349,22 +349,21 @@ class _Translator:
         self._free_temps.append(holder)
 
     def _site(self, stmts: list[ast.stmt]) -> bool:
-        """fastlaunch's call site (``integrations.codegen.emit``) as a SITE op and a CALL:
+        """fastlaunch's call site (``callsite.emit``) as a SITE op and a CALL:
         ``fn = slot[0]; if fn is None: fn = bind(meta, kernel, call_slot=slot); fn(...)``."""
         if len(stmts) != 3 or not self.sites:
             return False
-        parts = _site_parts(stmts, self.locals)
-        if parts is None:
+        site = callsite.recognise(stmts, self.locals)
+        if site is None:
             return False
-        slot, call, launch = parts
         mark = len(self.program.ops), set(self._temps), list(self._free_temps)
         try:
-            head = [self.value(slot.value), self.value(call.args[0]), self.value(call.args[1]),
-                    self.value(call.func)]
+            head = [self.value(site.slot), self.value(site.meta), self.value(site.kernel),
+                    self.value(site.bind)]
             fn = self.temp()
             self.emit(P.SITE, dst=fn, operands=head)
             self.release(head)
-            operands, kwnames = self._arguments(launch.value)
+            operands, kwnames = self._arguments(site.launch)
         except _NotNative:
             del self.program.ops[mark[0]:]
             self._temps, self._free_temps = mark[1], mark[2]
@@ -436,55 +435,18 @@ def _flat(targets: list[ast.expr]) -> Iterator[ast.expr]:
             yield target
 
 
-def _is_name(node: object, name: str | None = None) -> bool:
-    return isinstance(node, ast.Name) and (name is None or node.id == name)
-
-
-def _site_parts(stmts: list[ast.stmt], local_names: dict) -> tuple | None:
-    """(slot subscript, bind call, launch call) when ``stmts`` are one fastlaunch call site."""
-    first, test, launch = stmts
-    if not (isinstance(first, ast.Assign) and len(first.targets) == 1
-            and _is_name(first.targets[0], _SITE_FN)):
-        return None
-    slot = first.value
-    if not (isinstance(slot, ast.Subscript) and _is_name(slot.value)
-            and isinstance(slot.slice, ast.Constant) and slot.slice.value == 0):
-        return None
-    if not (isinstance(test, ast.If) and not test.orelse and len(test.body) == 1):
-        return None
-    cond = test.test
-    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1 and isinstance(cond.ops[0], ast.Is)
-            and _is_name(cond.left, _SITE_FN) and isinstance(cond.comparators[0], ast.Constant)
-            and cond.comparators[0].value is None):
-        return None
-    bind = test.body[0]
-    if not (isinstance(bind, ast.Assign) and len(bind.targets) == 1
-            and _is_name(bind.targets[0], _SITE_FN) and isinstance(bind.value, ast.Call)):
-        return None
-    call = bind.value
-    if not (_is_name(call.func) and len(call.args) == 2
-            and [k.arg for k in call.keywords] == ["call_slot"]
-            and _is_name(call.keywords[0].value, slot.value.id)
-            and all(_is_name(a) and a.id not in local_names for a in call.args)):
-        return None
-    if not (isinstance(launch, ast.Expr) and isinstance(launch.value, ast.Call)
-            and _is_name(launch.value.func, _SITE_FN)):
-        return None
-    return slot, call, launch
-
-
 def translate(func: types.FunctionType, node: ast.FunctionDef) -> P.Program:
     """The program of ``func`` (whose ``def`` is ``node``); Untranslatable when it cannot be.
 
-    A SITE op does not keep the call site's local (``_fastlaunch_fn``); that
-    holds only when no other statement names it (4 names per site), else the
-    sites are translated statement by statement.
+    A SITE op does not keep the call site's local (``callsite.FN``); that
+    holds only when no other statement names it, else the sites are
+    translated statement by statement.
     """
     translator = _Translator(func, node, sites=True)
     translator.body(node.body)
-    uses = sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == _SITE_FN)
+    uses = sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == callsite.FN)
     sites = sum(1 for op in translator.program.ops if op.code == P.SITE)
-    if uses == 4 * sites:
+    if uses == callsite.FN_NAMES_PER_SITE * sites:
         return translator.program
     translator = _Translator(func, node, sites=False)
     translator.body(node.body)

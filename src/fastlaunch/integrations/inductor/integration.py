@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from typing import Any
 
 from ... import config as fastlaunch_config
+from ...engine import probes
 from ...errors import PlanUnavailable
 from ...patching import PatchSet
 from ...runtime import abi
@@ -165,23 +165,22 @@ def _wrap_call_helper(original):
 
 
 def _bind_options(autotuner: Any) -> dict:
-    import torch
     from torch._inductor.runtime import triton_heuristics
 
+    env_mode = probes.debug_mode_from_env()
     options: dict = {
-        "static_reasons": [
-            ("triton_interpret", os.environ.get("TRITON_INTERPRET", "0") == "1"),
-            ("dump_launch_params",
-             os.environ.get("TORCHINDUCTOR_DUMP_LAUNCH_PARAMS", "0") == "1")],
+        # the debug mode the environment turns on, as the planned call reads it
+        "static_reasons": [(env_mode, True)] if env_mode else [],
         # DebugAutotuner (profile_bandwidth) or any subclass doing its own work per call
         "stock_runs": (triton_heuristics.CachingAutotuner.run,),
         # a launcher made again while fastlaunch was not installed (a compile in between)
         "describe": functools.partial(launchers.describe_late, describe=describe_launcher)}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
-    if get_mode is not None:
+    stack_len = probes.dispatch_stack_len()
+    if get_mode is not None and stack_len is not None:
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
         options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
-        options["maybe_full"] = torch._C._len_torch_dispatch_stack
+        options["maybe_full"] = stack_len
     before = _allocator_setter(autotuner)
     if before is not None:
         options["before_direct"] = before

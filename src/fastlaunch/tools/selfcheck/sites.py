@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...engine import routing
+from ...engine import callsite, routing
 from ...errors import FastLaunchError
 from ...patching import PatchSet
 from ...runtime import counters
@@ -42,10 +42,10 @@ class CallSites:
         self._patches = PatchSet("selfcheck-call-sites")
         original = routing.bind
 
-        def bind(metadata: dict, autotuner: Any, *, call_slot: list | None = None,
-                 **options: Any):
-            bound = original(metadata, autotuner, call_slot=call_slot, **options)
-            self.sites.append(CallSite(metadata, autotuner, call_slot, bound))
+        def bind(metadata: dict, autotuner: Any, **options: Any):
+            bound = original(metadata, autotuner, **options)
+            self.sites.append(CallSite(metadata, autotuner,
+                                       options.get(callsite.SLOT_KEYWORD), bound))
             return bound
 
         self._patches.add(routing, "bind", bind)

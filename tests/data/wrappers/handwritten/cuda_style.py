@@ -1,7 +1,7 @@
 # Hand-written, shaped like the CUDA Python wrappers Inductor writes
 # (torch 2.10-2.14): a device guard around the body, the current raw stream,
 # Triton launches `kernel.run(..., stream=stream0)`, a fastlaunch call site
-# (fastlaunch.integrations.codegen.emit), a `Runner.call(self, args)` method reading its
+# (fastlaunch.engine.callsite.emit), a `Runner.call(self, args)` method reading its
 # partitions, and a statement kept as a Python island. Runs on CPU: the test
 # injects `get_raw_stream`, the `triton_*` kernels and `_fastlaunch_bind`, and
 # replaces torch.cuda._DeviceGuard with a recording guard.
