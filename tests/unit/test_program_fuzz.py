@@ -27,6 +27,8 @@ from helpers import program_format as F
 
 CONSTS = (None, 1, "x")
 NAMES = ("g",)
+LOCAL_NAMES = ("args", "a", "b", "")
+N_SLOTS = len(LOCAL_NAMES)  # the spec's slots: one per local name
 _LABEL = re.compile(r"^planned call: op \d+( \((" + "|".join(P.NAMES) + r")\))?[ :]")
 
 
@@ -35,7 +37,7 @@ def _make(ops: list) -> object:
         return None
 
     return _core.make_planned_call(PlannedCallSpec(
-        ops=ops, consts=CONSTS, names=NAMES, local_names=("args", "a", "b", ""),
+        ops=ops, consts=CONSTS, names=NAMES, local_names=LOCAL_NAMES,
         globals={"g": 1}, builtins={}, args_slot=0, fallback=lambda *a, **k: None,
         switch=types.SimpleNamespace(on=True),
         profiler=types.SimpleNamespace(_is_profiler_enabled=False), original=call))
