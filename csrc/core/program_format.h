@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The planned call's program format: what an op is, as the translator makes
 // it (fastlaunch/engine/planned_call/program.py, whose numbers are these:
-// tests/unit/test_program_format.py reads this file and fails when one side
+// tests/unit/engine/test_program_format.py reads this file and fails when one side
 // changes alone), the executor runs it (csrc/engine/planned_call.cpp, whose
 // validator checks every op against kOpFormats) and the ATen shim takes a
 // native call (csrc/shims/aten_ops.cpp, built against torch: it includes this

@@ -2,7 +2,7 @@
 // The few CANN runtime types the NPU launch path passes across the ABI.
 //
 // fastlaunch resolves CANN at run time and builds without it, so these are
-// declared here. tests/unit/test_npu_contract.py compiles them beside the
+// declared here. tests/unit/integrations/test_npu_contract.py compiles them beside the
 // real acl/acl_rt.h shipped in the torch-npu wheel and static_asserts every
 // size, offset and enum value.
 #pragma once

@@ -202,7 +202,7 @@ def test_reduce_overhead_cudagraphs():
 
 def test_injected_backend_error_is_not_replayed(monkeypatch):
     """On the Python launch path (the FastSite's error path is covered on the
-    fake CANN runtime, tests/unit/test_fast_site.py)."""
+    fake CANN runtime, tests/unit/engine/test_fast_site.py)."""
     from fastlaunch.runtime.cuda import CudaPlan
 
     monkeypatch.setattr(CudaPlan, "native", property(lambda self: None))

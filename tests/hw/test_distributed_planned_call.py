@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The two-rank planned-call training checks of ``tests/unit/test_distributed_cpu.py``
+"""The two-rank planned-call training checks of ``tests/unit/integrations/test_distributed_cpu.py``
 on two GPUs (nccl): DDP with the gradient all-reduce in the backward wrapper, FSDP2
 over compiled layers, DTensor-sharded parameters gathered inside the wrappers."""
 

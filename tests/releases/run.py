@@ -20,7 +20,7 @@ moves it), made once and reused while its stamp matches:
   (the tox env, which has no torch), reached through a ``.pth`` file, after
   the environment's own packages.
 
-Then ``tests/unit/test_torch_npu_releases.py`` runs there for that release
+Then ``tests/unit/integrations/test_torch_npu_releases.py`` runs there for that release
 (``test_planned_call_npu.py``'s whole-wrapper harness builds a GraphLowering
 the torch 2.13 way and stays in the default env): the release's own
 wrapper codegen writes every call site (on its own torch a codegen that
@@ -54,9 +54,9 @@ from helpers import npu_release  # noqa: E402
 STAMP = "fastlaunch-release-env.json"
 # Bumped when what an environment holds changes, so old ones are remade.
 ENV_FORMAT = 1
-TESTS = ("tests/unit/test_torch_npu_releases.py::"
+TESTS = ("tests/unit/integrations/test_torch_npu_releases.py::"
          "test_release_plans_and_launches_what_its_own_run_launches[{v}]",)
-PLUGIN_TEST = ("tests/unit/test_torch_npu_releases.py::"
+PLUGIN_TEST = ("tests/unit/integrations/test_torch_npu_releases.py::"
                "test_torch_npu_2_13_and_2_14_plugins_do_not_block_planning[{v}]")
 
 

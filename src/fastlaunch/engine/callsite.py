@@ -7,7 +7,7 @@ This module is the one owner of that format. The emitter
 router's entry (``routing.bind`` reads the slot by ``SLOT_KEYWORD``) and the
 native executor (handed ``SLOT_KEYWORD`` in its ``PlannedCallSpec``) all take
 the names from here. Generated code is cached by Inductor, so this module is
-part of ``cache_keys.CODEGEN_FORMAT`` (tests/unit/test_codegen_format.py).
+part of ``cache_keys.CODEGEN_FORMAT`` (tests/unit/integrations/test_codegen_format.py).
 
 Per call site *i*: a module-level metadata dict and a one-slot call cache;
 in the body, a lazy bind on first call, then a call shaped like

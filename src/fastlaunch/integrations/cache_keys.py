@@ -34,7 +34,7 @@ _installed: dict[str, Any] = {}  # "value": what we set, "previous": what was th
 #: format is never reused. Bump it when anything generated code depends on
 #: changes: the call-site text (``engine.callsite``) and where ``codegen`` writes
 #: it, ``routing.bind``'s signature, or which call sites the integrations
-#: rewrite. ``tests/unit/test_codegen_format.py`` pins those functions
+#: rewrite. ``tests/unit/integrations/test_codegen_format.py`` pins those functions
 #: (docstrings and comments aside) to this number.
 CODEGEN_FORMAT = 4
 

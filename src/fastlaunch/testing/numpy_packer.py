@@ -4,7 +4,7 @@
 ``pack`` states the ABI rules of docs/abi.md in Python, independently of
 ``csrc/core/plan.cpp``: the tests hold the two (and a C compiler, and
 CPython's own ``PyArg_ParseTuple``) to the same bytes, and every bad input to
-the same exception type and reason slug (tests/unit/test_packer_contract.py).
+the same exception type and reason slug (tests/unit/runtime/test_packer_contract.py).
 No backend packs with it; the fake backend packs with the native plan.
 """
 

@@ -5,7 +5,7 @@ runs them.
 The format has two owners that must agree: this module (``Op``, the opcodes,
 the operators and the ``sub`` bits) and csrc/core/program_format.h (the same
 numbers, and the operand table the executor's validator checks each op
-against); tests/unit/test_program_format.py fails when one changes alone.
+against); tests/unit/engine/test_program_format.py fails when one changes alone.
 A CALL's ``sub`` is 0, or the native kind the ATen shim runs it as
 (``planner.NATIVE_KINDS``) with its folded view operands (``planner.tag_native``).
 Slots hold the wrapper's locals (numbered as the function's ``co_varnames``,

@@ -2,7 +2,7 @@
 """The NPU backend's launch decisions (issue 8), on fake CANN libraries.
 
 The byte-level comparison with triton-ascend's own generated launcher is
-tests/unit/test_npu_differential.py; this file checks the decisions the
+tests/unit/runtime/test_npu_differential.py; this file checks the decisions the
 backend makes itself: which family, which API, which device's FFTS address,
 locks in the task, the task queue switch, the stream, the profiling switch.
 """

@@ -33,7 +33,7 @@ torch = pytest.importorskip("torch", reason="the test device is built against to
 
 from helpers import npu_device  # noqa: E402
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 # planner.NATIVE_KINDS by the name the wrapper calls
 KIND_OF = {"extern_kernels.mm": 1, "extern_kernels.addmm": 2, "extern_kernels.bmm": 3,
            "extern_kernels.baddbmm": 4,

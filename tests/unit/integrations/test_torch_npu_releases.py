@@ -25,7 +25,7 @@ import pytest
 from helpers import npu_release, wheels
 from helpers.oracle import cc
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 
 #: Where ``tests/releases/run.py`` has each driver report kept.
 REPORTS_ENV = "FASTLAUNCH_RELEASE_REPORTS"

@@ -23,7 +23,7 @@ import pytest
 from helpers import npu_release, wheels
 from helpers.oracle import cc
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 PER_CALL = sorted(v for v, layout in npu_release.RELEASES.items()
                   if layout == "npu_triton_heuristics")
 # 2.10's kernel-call codegen cannot run under torch 2.13 (test_torch_npu_releases.CODEGEN_SKEW)

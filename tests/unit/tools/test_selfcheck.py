@@ -585,7 +585,7 @@ def call(args):
 def test_planned_call_user_mistakes(what, tmp_path, capsys):
     path = {"missing": tmp_path / "nope.py", "folder": tmp_path,
             "no get_args": tmp_path / "w.py",
-            "cuda on a cpu host": Path(__file__).parent.parent / "data" / "wrappers" / "h200"
+            "cuda on a cpu host": Path(__file__).parents[2] / "data" / "wrappers" / "h200"
             / "gpt2_12.py"}[what]
     if what == "no get_args":
         path.write_text(_NO_GET_ARGS)

@@ -23,7 +23,7 @@ import pytest
 
 from helpers import npu_release, wheels
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 #: Releases whose wheel ships the update plan (read from the wheels).
 WITH_UPDATE_PLAN = {"2.7.1.post11", "2.10.0.post7", "2.11.0.post3", "2.12.0.post3",
                     "2.13.0", "2.14.0"}

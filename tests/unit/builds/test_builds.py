@@ -18,7 +18,7 @@ from fastlaunch.builds import core, registry, shims
 from fastlaunch.builds.__main__ import main as builds_main
 from fastlaunch.tools import caches
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_sources_come_from_the_checkout_else_the_installed_copy():

@@ -35,7 +35,7 @@ import pytest
 from helpers import npu_device, npu_release, wheels
 from helpers.oracle import cc
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 # The raw-stream getter each release's device op overrides import.
 STREAM_IMPORT = {
     "2.7.1.post11": "from torch_npu._C import _npu_getCurrentRawStreamNoWait as get_raw_stream",

@@ -20,7 +20,7 @@ from fastlaunch.integrations.torch_npu import contract, layouts
 from helpers import npu_release
 from helpers.wheels import WheelSource, fetch
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # The support matrix of docs/npu_fast_launch.md: every release passes the
 # contract of its layout; 2.10.0.post7 and later also ship torch_npu's own
