@@ -158,6 +158,7 @@ def test_after_import_callback(tmp_path, monkeypatch):
 def test_autoload_does_nothing_when_disabled(monkeypatch):
     calls = []
     monkeypatch.setattr(autoload, "watch", lambda names: calls.append(names))
+    monkeypatch.setattr(autoload, "_results", {})  # no integration an earlier test installed
     with config.override(enabled=False):
         autoload.autoload()
     assert calls == []

@@ -39,12 +39,19 @@ class UserPass(CustomGraphPass):
         return self.ident
 
 
-@pytest.fixture(autouse=True)
-def _clean():
-    saved = inductor_config.post_grad_custom_post_pass
-    yield
+def _uninstall_all() -> None:
     for abi in ("cuda", "npu"):
         cache_keys.uninstall(abi)
+
+
+@pytest.fixture(autouse=True)
+def _clean():
+    """Each test starts with no ABI in the key (an integration an earlier test of the
+    session installed keeps its entry) and leaves none."""
+    saved = inductor_config.post_grad_custom_post_pass
+    _uninstall_all()
+    yield
+    _uninstall_all()
     inductor_config.post_grad_custom_post_pass = saved
 
 
