@@ -265,6 +265,7 @@ auto WithoutGil(F&& f) {
 // GEMMs run through static dispatch (at::cpu::mm_out, at::cuda::mm_out, as
 // AOTI's C shim calls them), per kind; the rest went through the dispatcher.
 uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
+bool g_prepared = true;  // FASTLAUNCH_PREPARED_OPS (aten_ops.py sets it at load), under the GIL
 
 // The backend kernel the dispatcher would end at for these GEMM tensors, when
 // the keys it passes on the way are only the Autograd and ADInplaceOrView
@@ -375,8 +376,8 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
     return nullptr;
   }
   at::Tensor& target = const_cast<at::Tensor&>(*out);
-  std::optional<StaticRoute> route =
-      add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
+  std::optional<StaticRoute> route;
+  if (g_prepared) route = add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
   if (route) {
     ++g_static_gemms[kind];
     WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
@@ -603,6 +604,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     }
     return counts;
   }, "{native kind: GEMMs run through static dispatch} since the last reset");
+  m.def("set_prepared_ops", [](bool on) { g_prepared = on; },
+        "GEMMs through static dispatch where it is the same call (True) or ATen's dispatcher");
   m.def("reset_static_gemms", []() {
     for (uint64_t& count : g_static_gemms) count = 0;
   });
