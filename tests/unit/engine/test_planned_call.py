@@ -871,6 +871,32 @@ def test_gemm_static_dispatch_only_where_the_dispatcher_reaches_its_kernel(aten_
         assert expected[1] in (None, 1)  # bumped once (inference tensors have none)
 
 
+def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, tmp_path):
+    """An execution-trace observer (a global RecordFunction callback) sees the GEMM's
+    aten::mm event from the planned call as from Python: the shim leaves it to the
+    dispatcher, which calls the callbacks."""
+    import json
+
+    from torch.profiler import ExecutionTraceObserver
+
+    python, planned = _mm_wrapper(tmp_path)
+    events, static_before = [], sum(aten_shim.static_gemms().values())
+    for call in (python, planned):
+        trace = tmp_path / f"trace{len(events)}.json"
+        observer = ExecutionTraceObserver()
+        observer.register_callback(str(trace))
+        observer.start()
+        try:
+            call([torch.randn(4, 3), torch.randn(3, 5), torch.empty(4, 5)])
+        finally:
+            observer.stop()
+            observer.unregister_callback()
+        events.append([n["name"] for n in json.loads(trace.read_text())["nodes"]
+                       if n["name"].startswith("aten::")])
+    assert "aten::mm" in events[0] and events[0] == events[1]
+    assert sum(aten_shim.static_gemms().values()) == static_before
+
+
 @pytest.mark.parametrize("how", ["environment", "prepare"])
 def test_prepared_ops_off_keeps_the_dispatcher(aten_shim, tmp_path, how):
     """FASTLAUNCH_PREPARED_OPS=0 (read when the shim loads) or ``prepare(False)``: every
