@@ -26,7 +26,8 @@ Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
 
 ``--model NAME`` (a ``bench_models.py`` zoo model, inference; GPU host, run
 with ``FASTLAUNCH=1``) instead compiles that model here and measures its
-steps with the planned call on and, through each PlannedCall's ``bypass``,
+steps with the planned call on, with its prepared ops off
+(``aten_ops.prepare(False)``), and, through each PlannedCall's ``bypass``,
 off (planned launches only: the same compiled code, the same process,
 blocks taking turns), checks the two give bit-equal logits, and then times
 every op of the planned programs (``_core.set_planned_call_profiling``):
@@ -199,14 +200,18 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             p.bypass = on
 
     native = aten_ops.ensure()
-    variants = {"planned call": (False, True), "planned launches only": (True, True)}
+    # (bypass: planned launches only, native ops, prepared ops)
+    variants = {"planned call": (False, True, True),
+                "planned launches only": (True, True, True)}
     if native:
-        variants["planned call, no native ops"] = (False, False)
+        variants["planned call, no prepared ops"] = (False, True, False)
+        variants["planned call, no native ops"] = (False, False, False)
 
     def select(variant: str) -> None:
-        off, ops = variants[variant]
+        off, ops, prepared = variants[variant]
         set_bypass(off)
         aten_ops.use(ops and native)
+        aten_ops.prepare(prepared)
 
     outputs = {}
     for variant in variants:

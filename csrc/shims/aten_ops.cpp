@@ -30,6 +30,7 @@
 #include <ATen/EmptyTensor.h>
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/core/dispatch/DispatchKeyExtractor.h>
+#include <ATen/record_function.h>
 #include <ATen/ops/addmm_cpu_dispatch.h>
 #include <ATen/ops/baddbmm_cpu_dispatch.h>
 #include <ATen/ops/bmm_cpu_dispatch.h>
@@ -61,19 +62,7 @@
 namespace {
 
 // The native kinds and a CALL's sub bits (kind | folded views << kViewShift).
-using fastlaunch::program_format::kAddmm;
-using fastlaunch::program_format::kBaddbmm;
-using fastlaunch::program_format::kBmm;
-using fastlaunch::program_format::kConvolution;
-using fastlaunch::program_format::kEmptyStridedCpu;
-using fastlaunch::program_format::kEmptyStridedCuda;
-using fastlaunch::program_format::kMaxViewOperands;
-using fastlaunch::program_format::kMm;
-using fastlaunch::program_format::kNativeKindMask;
-using fastlaunch::program_format::kReinterpretTensor;
-using fastlaunch::program_format::kScaledDotProductEfficientAttention;
-using fastlaunch::program_format::kScaledDotProductFlashAttentionForCpu;
-using fastlaunch::program_format::kViewShift;
+using namespace fastlaunch::program_format;  // NOLINT(google-build-using-namespace)
 
 constexpr int kMaxParams = 10;
 
@@ -264,7 +253,9 @@ auto WithoutGil(F&& f) {
 
 // GEMMs run through static dispatch (at::cpu::mm_out, at::cuda::mm_out, as
 // AOTI's C shim calls them), per kind; the rest went through the dispatcher.
+static_assert(kMm == 1 && kAddmm == 2 && kBmm == 3 && kBaddbmm == 4, "the GEMMs come first");
 uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
+bool g_prepared = true;  // FASTLAUNCH_PREPARED_OPS (aten_ops.py sets it at load), under the GIL
 
 // The backend kernel the dispatcher would end at for these GEMM tensors, when
 // the keys it passes on the way are only the Autograd and ADInplaceOrView
@@ -272,13 +263,16 @@ uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
 // StaticGemm does itself: their checks (it declines where they would raise:
 // grad needed, forward AD) and the version bump of `out`. Anything else on the
 // way (autocast on, a dispatch mode, functionalization, conjugate or negative
-// bits, sparse, mixed devices): nullopt, and the dispatcher runs the call.
+// bits, sparse, mixed devices), or a RecordFunction callback that the
+// dispatcher would call for the op (an execution-trace observer, any
+// at::addGlobalCallback user): nullopt, and the dispatcher runs the call.
 struct StaticRoute {
   c10::DeviceType device;
   bool bump_version;
 };
 
 std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tensor*> tensors) {
+  if (at::hasCallbacks()) return std::nullopt;
   const c10::DeviceType device = tensors.begin()[0]->device().type();
   c10::DispatchKey dense, autograd;
   if (device == c10::DeviceType::CPU) {
@@ -375,11 +369,11 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
     return nullptr;
   }
   at::Tensor& target = const_cast<at::Tensor&>(*out);
-  std::optional<StaticRoute> route =
-      add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
+  std::optional<StaticRoute> route;
+  if (g_prepared) route = add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
   if (route) {
-    ++g_static_gemms[kind];
     WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
+    ++g_static_gemms[kind];  // ran (an error propagates uncounted, as call.native_op)
   } else {
     WithoutGil([&] {
       switch (kind) {
@@ -603,6 +597,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     }
     return counts;
   }, "{native kind: GEMMs run through static dispatch} since the last reset");
+  m.def("set_prepared_ops", [](bool on) { g_prepared = on; },
+        "GEMMs through static dispatch where it is the same call (True) or ATen's dispatcher");
   m.def("reset_static_gemms", []() {
     for (uint64_t& count : g_static_gemms) count = 0;
   });

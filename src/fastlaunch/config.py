@@ -34,6 +34,8 @@ class Config:
     npu_impl: str = "fastlaunch"
     cann_libraries: tuple[str, ...] = ("libascendcl.so", "libruntime.so")
     planned_call: bool = True  # FASTLAUNCH_PLANNED_CALL=0: wrappers keep their Python call()
+    prepared_ops: bool = True  # FASTLAUNCH_PREPARED_OPS=0: the planned call's ops through ATen's
+    #                            dispatcher, as its Python callables reach them
     torch_accessor: bool = True  # FASTLAUNCH_TORCH_ACCESSOR=0: data_ptr() per tensor
     verbose_build: bool = False  # FASTLAUNCH_VERBOSE_BUILD=1: compiler output of run-time builds
     cache_dir: Path = Path()  # FASTLAUNCH_CACHE_DIR (see cache_dir())
@@ -133,6 +135,7 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     npu_impl = _parse_choice("FASTLAUNCH_NPU_IMPL", env.get("FASTLAUNCH_NPU_IMPL"), NPU_IMPLS)
     libs = tuple(p for p in env.get("FASTLAUNCH_CANN_LIBRARIES", "").split(os.pathsep) if p)
     planned_call = _parse_default_on(env, "FASTLAUNCH_PLANNED_CALL", parsed)
+    prepared_ops = _parse_default_on(env, "FASTLAUNCH_PREPARED_OPS", parsed)
     torch_accessor = _parse_default_on(env, "FASTLAUNCH_TORCH_ACCESSOR", parsed)
     verbose_build = parse_bool("FASTLAUNCH_VERBOSE_BUILD", env.get("FASTLAUNCH_VERBOSE_BUILD"))
     cache, wheels = _cache_dir(env), _wheel_cache(env)
@@ -148,7 +151,7 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     extra = {"cann_libraries": libs} if libs else {}
     return Config(enabled=enabled and bool(enabled_by), enabled_by=enabled_by if enabled else "",
                   backend=backend, strict=strict, npu_impl=npu_impl, planned_call=planned_call,
-                  torch_accessor=torch_accessor, verbose_build=verbose_build, cache_dir=cache,
+                  prepared_ops=prepared_ops, torch_accessor=torch_accessor, verbose_build=verbose_build, cache_dir=cache,
                   wheel_cache=wheels, parsed=tuple(parsed), **extra)
 
 
@@ -177,6 +180,9 @@ VARIABLES = (
     ("FASTLAUNCH_CANN_LIBRARIES", "CANN libraries to load, os.pathsep-separated"),
     ("FASTLAUNCH_PLANNED_CALL", "0: Inductor wrappers keep their Python call() (default on: "
                                 "the planned call runs it as a native program)"),
+    ("FASTLAUNCH_PREPARED_OPS", "0: the planned call's GEMMs go through ATen's dispatcher "
+                                "(default on: on their CPU/CUDA kernel directly where that is "
+                                "the same call, as cpp_wrapper's AOTI shim does)"),
     ("FASTLAUNCH_TORCH_ACCESSOR", "0: read tensor addresses through data_ptr() instead of the "
                                   "torch-built accessor"),
     ("FASTLAUNCH_VERBOSE_BUILD", "1: show the compiler output of run-time builds (torch "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import config
 from ..builds import registry, shims
 from . import _core
 
@@ -25,7 +26,19 @@ _module: list[object] = []  # the shim's module once loaded
 
 def _activate(module: object) -> None:
     _core.set_aten_ops(module.capsule())  # type: ignore[attr-defined]
+    module.set_prepared_ops(config.get().prepared_ops)  # type: ignore[attr-defined]
     _module[:] = [module]
+
+
+def prepare(on: bool) -> None:
+    """Run the GEMMs the shim takes on their kernel directly where that is the same
+    call (True, ``FASTLAUNCH_PREPARED_OPS``' default) or through ATen's dispatcher
+    (False), for A/B measurements; nothing until the shim is loaded."""
+    if not isinstance(on, bool):
+        msg = f"on: got {on!r}, expected True or False"
+        raise TypeError(msg)
+    if _module:
+        _module[0].set_prepared_ops(on)  # type: ignore[attr-defined]
 
 
 def static_gemms() -> dict[int, int]:

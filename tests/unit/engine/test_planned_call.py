@@ -871,6 +871,55 @@ def test_gemm_static_dispatch_only_where_the_dispatcher_reaches_its_kernel(aten_
         assert expected[1] in (None, 1)  # bumped once (inference tensors have none)
 
 
+def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, tmp_path):
+    """An execution-trace observer (a global RecordFunction callback) sees the GEMM's
+    aten::mm event from the planned call as from Python: the shim leaves it to the
+    dispatcher, which calls the callbacks."""
+    import json
+
+    from torch.profiler import ExecutionTraceObserver
+
+    python, planned = _mm_wrapper(tmp_path)
+    events, static_before = [], sum(aten_shim.static_gemms().values())
+    for call in (python, planned):
+        trace = tmp_path / f"trace{len(events)}.json"
+        observer = ExecutionTraceObserver()
+        observer.register_callback(str(trace))
+        observer.start()
+        try:
+            call([torch.randn(4, 3), torch.randn(3, 5), torch.empty(4, 5)])
+        finally:
+            observer.stop()
+            observer.unregister_callback()
+        events.append([n["name"] for n in json.loads(trace.read_text())["nodes"]
+                       if n["name"].startswith("aten::")])
+    assert "aten::mm" in events[0] and events[0] == events[1]
+    assert sum(aten_shim.static_gemms().values()) == static_before
+
+
+@pytest.mark.parametrize("how", ["environment", "prepare"])
+def test_prepared_ops_off_keeps_the_dispatcher(aten_shim, tmp_path, how):
+    """FASTLAUNCH_PREPARED_OPS=0 (read when the shim loads) or ``prepare(False)``: every
+    GEMM through ATen's dispatcher, the same bits and version counter."""
+    python, planned = _mm_wrapper(tmp_path)
+    (module,) = aten_shim._module
+    try:
+        if how == "environment":
+            with config.override(prepared_ops=False):
+                aten_shim._activate(module)
+        else:
+            aten_shim.prepare(False)
+        (expected, actual), ran_static = _gemm_in_both(
+            aten_shim, python, planned, torch.randn(4, 3), torch.randn(3, 5),
+            lambda: torch.empty(4, 5))
+    finally:
+        aten_shim._activate(module)  # back to the configuration's default: on
+    assert ran_static == 0 and expected[1:] == actual[1:] == (1, None)
+    call_trace.assert_bit_equal(expected[0], actual[0])
+    with pytest.raises(TypeError, match="on: got 'no', expected True or False"):
+        aten_shim.prepare("no")
+
+
 def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path):
     class Sub(torch.Tensor):
         pass
