@@ -151,8 +151,9 @@ def from_environ(environ: dict[str, str] | os._Environ | None = None) -> Config:
     extra = {"cann_libraries": libs} if libs else {}
     return Config(enabled=enabled and bool(enabled_by), enabled_by=enabled_by if enabled else "",
                   backend=backend, strict=strict, npu_impl=npu_impl, planned_call=planned_call,
-                  prepared_ops=prepared_ops, torch_accessor=torch_accessor, verbose_build=verbose_build, cache_dir=cache,
-                  wheel_cache=wheels, parsed=tuple(parsed), **extra)
+                  prepared_ops=prepared_ops, torch_accessor=torch_accessor,
+                  verbose_build=verbose_build, cache_dir=cache, wheel_cache=wheels,
+                  parsed=tuple(parsed), **extra)
 
 
 def _parse_default_on(env: dict[str, str] | os._Environ, name: str,
