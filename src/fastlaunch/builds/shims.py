@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import importlib.util
 import logging
 import os
@@ -365,14 +366,17 @@ def _import(shim: Shim, path: Path, shim_key: str) -> object:
 
 
 def _activate(shim: Shim, state: _State, path: Path, where: str,
-              activate: Callable[[object], None], how: str = "") -> bool:
-    """Import and hand over the library; the one INFO (or WARNING) line of this outcome."""
+              activate: Callable[[object], None], how: str = "",
+              failed: Callable[[], str] | None = None) -> bool:
+    """Import and hand over the library; the one INFO (or WARNING) line of this
+    outcome. Where it does not load, ``failed`` says what the state's line adds."""
     try:
         activate(_import(shim, path, state.key))
     except Exception as err:  # the caller's fallback path stays correct
-        state.now = State(Phase.UNAVAILABLE, f"unavailable ({where} {path} does not load: "
-                                             f"{type(err).__name__}: {err})")
-        log.warning("fastlaunch: %s %s", shim.name, state.now)
+        line = f"{where} {path} does not load: {type(err).__name__}: {err}"
+        log.warning("fastlaunch: %s unavailable (%s)", shim.name, line)
+        state.now = State(Phase.UNAVAILABLE,
+                          f"unavailable ({line}{failed() if failed is not None else ''})")
         return False
     state.now = State(Phase.ACTIVE, f"active ({where}: {path})")
     log.info("fastlaunch: %s %sloaded (%s: %s)", shim.name, how, where, path)
@@ -395,26 +399,25 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
         shim, state.key)
     for where, path in (("installed with fastlaunch", installed), ("cached build", cached)):
         if path.exists():
-            if not _activate(shim, state, path, where, activate) and path == cached:
-                _broken(state, path)
+            _activate(shim, state, path, where, activate,
+                      failed=functools.partial(_broken, state, path) if path == cached else None)
             return
     state.target = cached
     state.now = State(Phase.NOT_BUILT, f"not built for this torch (looked in "
                       f"{installed_root() / shim.name} and {cached.parent.parent})")
 
 
-def _broken(state: _State, path: Path) -> None:
+def _broken(state: _State, path: Path) -> str:
     """A cached library that does not load (truncated, damaged) is built again,
-    once: not when it is the very library an earlier repair built."""
+    once: not when it is the very library an earlier repair built. Returns what
+    the shim's state line adds."""
     identity = _identity(path)
     with contextlib.suppress(OSError):
         if (path.parent / REPAIRED).read_text() == identity:
-            state.now = State(state.now.phase, state.now[:-1] + ", even rebuilt; `python -m "
-                              f"fastlaunch cache clear --what {path.parent.parent.name}` "
-                              "removes it)")
-            return
+            return (", even rebuilt; `python -m fastlaunch cache clear --what "
+                    f"{path.parent.parent.name}` removes it")
     state.target, state.broken = path, identity
-    state.now = State(state.now.phase, state.now[:-1] + "; it is rebuilt by the next build)")
+    return "; it is rebuilt by the next build"
 
 
 def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_fd: int, *,
