@@ -31,13 +31,15 @@ Python version, the source with the csrc headers it includes, and flags; the
 compiler is not part of it (it does not change what the library links
 against, and a runtime image without one can load a build made at install).
 Every decision is one INFO log line; ``state()`` is the typed state doctor
-and ``python -m fastlaunch build`` read. The runtime module of each shim hands
-``ensure`` what activates the loaded library (this room imports no runtime).
+and ``python -m fastlaunch build`` read. The runtime module of each shim holds
+its ``Owner``: what activates the loaded library, handed to ``ensure`` (this
+room imports no runtime).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import functools
 import importlib.util
@@ -522,6 +524,36 @@ def ensure(shim: Shim, activate: Callable[[object], None], *,
     if wait and builder is not None:
         builder.join()
     return state.now.active
+
+
+@dataclasses.dataclass(frozen=True)
+class Owner:
+    """A torch shim's runtime side, one per shim: the ``OWNER`` of the runtime
+    module named after it (``fastlaunch.runtime.<name>``, which
+    ``tools.build.owners()`` finds). ``activate`` hands the loaded library to
+    the core (``_core.set_...``), ``loaded`` tells whether the core holds it;
+    ``until`` names the slower path taken while the shim is not active (added
+    to its line)."""
+
+    shim: Shim
+    activate: Callable[[object], None]
+    loaded: Callable[[], bool]
+    until: str = ""
+
+    def status(self) -> State:
+        """Where the shim stands (its line is doctor's row): active (and from
+        where), building, off, or why not."""
+        now = state(self.shim, loaded=self.loaded)
+        if now.active or not self.until:
+            return now
+        then = " until then" if now.phase is Phase.BUILDING else ""
+        return State(now.phase, f"{now}; {self.until}{then}")
+
+    def ensure(self, *, build: bool = False, wait: bool = False,
+               progress: Callable[[str], None] | None = None) -> bool:
+        """True when the shim is active (see ``shims.ensure``)."""
+        return ensure(self.shim, self.activate, loaded=self.loaded, build=build, wait=wait,
+                      progress=progress)
 
 
 def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wait: bool,

@@ -14,8 +14,6 @@ Built and found like the tensor accessor, by ``fastlaunch.builds.shims``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..builds import registry, shims
 from . import _core
 
@@ -50,14 +48,6 @@ def use(on: bool) -> bool:
     return _core.has_aten_ops()
 
 
-def status() -> shims.State:
-    """Where the shim stands (its line is doctor's row): active (and from where),
-    building, off, or why not."""
-    return shims.state(SHIM, loaded=_core.has_aten_ops)
-
-
-def ensure(*, build: bool = False, wait: bool = False,
-           progress: Callable[[str], None] | None = None) -> bool:
-    """True when the shim is active (see ``shims.ensure``)."""
-    return shims.ensure(SHIM, _activate, loaded=_core.has_aten_ops, build=build, wait=wait,
-                        progress=progress)
+OWNER = shims.Owner(SHIM, _activate, _core.has_aten_ops)
+status = OWNER.status  # doctor's row
+ensure = OWNER.ensure  # True when the shim is active
