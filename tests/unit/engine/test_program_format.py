@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The program format has two owners that must agree: program.py (and
-program.NATIVE_KINDS) on the Python side, csrc/core/program_format.h on the
+"""The program format has two owners that must agree: program.py (its
+native kinds among them) on the Python side, csrc/core/program_format.h on the
 native side (the executor and the ATen shim include it). Every number of
 either is checked against the other here, read from the header's text, so
 changing one side alone fails."""
