@@ -85,7 +85,7 @@ constexpr int kMaxViewOperands = 22;
 static_assert(kNativeKindMask == (1 << kViewShift) - 1, "a kind fills the bits below the views");
 static_assert(kViewShift + kMaxViewOperands <= 31, "a native CALL's sub fits a non-negative int");
 
-// The calls the ATen shim runs: each named after its callable (planner.NATIVE_KINDS).
+// The calls the ATen shim runs: each named after its callable (program.NATIVE_KINDS).
 enum NativeKind : int {
   kNotNative = 0,
   kMm = 1,

@@ -17,11 +17,11 @@ if not torch.cuda.is_available():
     pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
 
 from fastlaunch.builds import shims  # noqa: E402
-from fastlaunch.engine.planned_call import planner  # noqa: E402
+from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.runtime import aten_ops  # noqa: E402
 
 pytestmark = pytest.mark.cuda
-CUDA_KIND = next(k for k, path in planner.NATIVE_KINDS.items() if path.endswith("_cuda"))
+CUDA_KIND = next(k for k, path in P.NATIVE_KINDS.items() if path.endswith("_cuda"))
 
 _CHILD = """
 import json, torch, fastlaunch

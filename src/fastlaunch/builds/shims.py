@@ -31,14 +31,17 @@ Python version, the source with the csrc headers it includes, and flags; the
 compiler is not part of it (it does not change what the library links
 against, and a runtime image without one can load a build made at install).
 Every decision is one INFO log line; ``state()`` is the typed state doctor
-and ``python -m fastlaunch build`` read. The runtime module of each shim hands
-``ensure`` what activates the loaded library (this room imports no runtime).
+and ``python -m fastlaunch build`` read. The runtime module of each shim holds
+its ``Owner``: what activates the loaded library, handed to ``ensure`` (this
+room imports no runtime).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
+import functools
 import importlib.util
 import logging
 import os
@@ -365,14 +368,17 @@ def _import(shim: Shim, path: Path, shim_key: str) -> object:
 
 
 def _activate(shim: Shim, state: _State, path: Path, where: str,
-              activate: Callable[[object], None], how: str = "") -> bool:
-    """Import and hand over the library; the one INFO (or WARNING) line of this outcome."""
+              activate: Callable[[object], None], how: str = "",
+              failed: Callable[[], str] | None = None) -> bool:
+    """Import and hand over the library; the one INFO (or WARNING) line of this
+    outcome. Where it does not load, ``failed`` says what the state's line adds."""
     try:
         activate(_import(shim, path, state.key))
     except Exception as err:  # the caller's fallback path stays correct
-        state.now = State(Phase.UNAVAILABLE, f"unavailable ({where} {path} does not load: "
-                                             f"{type(err).__name__}: {err})")
-        log.warning("fastlaunch: %s %s", shim.name, state.now)
+        line = f"{where} {path} does not load: {type(err).__name__}: {err}"
+        log.warning("fastlaunch: %s unavailable (%s)", shim.name, line)
+        state.now = State(Phase.UNAVAILABLE,
+                          f"unavailable ({line}{failed() if failed is not None else ''})")
         return False
     state.now = State(Phase.ACTIVE, f"active ({where}: {path})")
     log.info("fastlaunch: %s %sloaded (%s: %s)", shim.name, how, where, path)
@@ -395,26 +401,25 @@ def _decide(shim: Shim, state: _State, activate: Callable[[object], None]) -> No
         shim, state.key)
     for where, path in (("installed with fastlaunch", installed), ("cached build", cached)):
         if path.exists():
-            if not _activate(shim, state, path, where, activate) and path == cached:
-                _broken(state, path)
+            _activate(shim, state, path, where, activate,
+                      failed=functools.partial(_broken, state, path) if path == cached else None)
             return
     state.target = cached
     state.now = State(Phase.NOT_BUILT, f"not built for this torch (looked in "
                       f"{installed_root() / shim.name} and {cached.parent.parent})")
 
 
-def _broken(state: _State, path: Path) -> None:
+def _broken(state: _State, path: Path) -> str:
     """A cached library that does not load (truncated, damaged) is built again,
-    once: not when it is the very library an earlier repair built."""
+    once: not when it is the very library an earlier repair built. Returns what
+    the shim's state line adds."""
     identity = _identity(path)
     with contextlib.suppress(OSError):
         if (path.parent / REPAIRED).read_text() == identity:
-            state.now = State(state.now.phase, state.now[:-1] + ", even rebuilt; `python -m "
-                              f"fastlaunch cache clear --what {path.parent.parent.name}` "
-                              "removes it)")
-            return
+            return (", even rebuilt; `python -m fastlaunch cache clear --what "
+                    f"{path.parent.parent.name}` removes it")
     state.target, state.broken = path, identity
-    state.now = State(state.now.phase, state.now[:-1] + "; it is rebuilt by the next build)")
+    return "; it is rebuilt by the next build"
 
 
 def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_fd: int, *,
@@ -519,6 +524,36 @@ def ensure(shim: Shim, activate: Callable[[object], None], *,
     if wait and builder is not None:
         builder.join()
     return state.now.active
+
+
+@dataclasses.dataclass(frozen=True)
+class Owner:
+    """A torch shim's runtime side, one per shim: the ``OWNER`` of the runtime
+    module named after it (``fastlaunch.runtime.<name>``, which
+    ``tools.build.owners()`` finds). ``activate`` hands the loaded library to
+    the core (``_core.set_...``), ``loaded`` tells whether the core holds it;
+    ``until`` names the slower path taken while the shim is not active (added
+    to its line)."""
+
+    shim: Shim
+    activate: Callable[[object], None]
+    loaded: Callable[[], bool]
+    until: str = ""
+
+    def status(self) -> State:
+        """Where the shim stands (its line is doctor's row): active (and from
+        where), building, off, or why not."""
+        now = state(self.shim, loaded=self.loaded)
+        if now.active or not self.until:
+            return now
+        then = " until then" if now.phase is Phase.BUILDING else ""
+        return State(now.phase, f"{now}; {self.until}{then}")
+
+    def ensure(self, *, build: bool = False, wait: bool = False,
+               progress: Callable[[str], None] | None = None) -> bool:
+        """True when the shim is active (see ``shims.ensure``)."""
+        return ensure(self.shim, self.activate, loaded=self.loaded, build=build, wait=wait,
+                      progress=progress)
 
 
 def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wait: bool,

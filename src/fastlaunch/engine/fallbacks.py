@@ -13,21 +13,25 @@ import logging
 from .. import config
 from ..errors import FastLaunchError
 from ..runtime import counters
+from . import probes
 
 log = logging.getLogger(__name__)
 
+_DEBUG_REASONS = tuple(reason for reason, _ in probes.DEBUG_MODES)
+
 # Fallbacks a user asked for (or that are part of warming up); everything
-# else is unexpected and raises in strict mode.
+# else is unexpected and raises in strict mode. The debug modes (a call site's
+# reason and the planned call's ``call_`` form) come from probes.DEBUG_MODES.
 EXPECTED = frozenset({
     "disabled", "profiler", "benchmark_run", "kwargs", "dump_fx_graph", "check_accuracy",
-    "triton_interpret", "dump_launch_params", "dump_launch_tensors", "debug_mode", "launch_hooks",
+    *_DEBUG_REASONS, "debug_mode", "launch_hooks",
     "warming_up", "run_overridden", "autotuner_plugins", "msprof",
     # torch_npu: debug modes and per-call work its run does itself
     "force_fallback_kernel_id", "debug_kernel_in_run", "release_logging", "store_cubin",
     "autotune_stats",
     # planned call (whole call() back to Python)
-    "call_disabled", "call_profiler", "call_dispatch_mode", "call_triton_interpret",
-    "call_dump_launch_params", "call_dump_launch_tensors",
+    "call_disabled", "call_profiler", "call_dispatch_mode",
+    *(f"call_{reason}" for reason in _DEBUG_REASONS),
 })
 
 

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Per-call-site routing between the planned launch and the original path.
 
-Generated wrapper code calls ``bind(metadata, autotuner, call_slot=slot)``
-once per call site and then calls the bound object exactly like
-``autotuner.run``. Decision order, per call:
+Generated wrapper code calls ``bind(metadata, autotuner)`` with the slot
+keyword (``callsite.SLOT_KEYWORD``) once per call site and then calls the
+bound object exactly like ``autotuner.run``. Decision order, per call:
 
 1. a full-entry reason (fixed at bind, or per call: profiler, benchmark_run,
    kwargs, debug mode) -> ``autotuner.run``;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The planned call's native extern kernels and aten ops, built against the installed torch.
 
-The program tags the calls it knows (``planner.NATIVE_KINDS``: the ``out=``
+The program tags the calls it knows (``program.NATIVE_KINDS``: the ``out=``
 GEMMs, attention, convolution, the wrapper's ``empty_strided_*`` allocations
 and ``reinterpret_tensor`` views); the executor hands their arguments to this
 shim, which calls ATen's C++ API without torch's Python argument parsing, or
@@ -13,8 +13,6 @@ Built and found like the tensor accessor, by ``fastlaunch.builds.shims``.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from .. import config
 from ..builds import registry, shims
@@ -63,14 +61,6 @@ def use(on: bool) -> bool:
     return _core.has_aten_ops()
 
 
-def status() -> shims.State:
-    """Where the shim stands (its line is doctor's row): active (and from where),
-    building, off, or why not."""
-    return shims.state(SHIM, loaded=_core.has_aten_ops)
-
-
-def ensure(*, build: bool = False, wait: bool = False,
-           progress: Callable[[str], None] | None = None) -> bool:
-    """True when the shim is active (see ``shims.ensure``)."""
-    return shims.ensure(SHIM, _activate, loaded=_core.has_aten_ops, build=build, wait=wait,
-                        progress=progress)
+OWNER = shims.Owner(SHIM, _activate, _core.has_aten_ops)
+status = OWNER.status  # doctor's row
+ensure = OWNER.ensure  # True when the shim is active

@@ -13,8 +13,6 @@ background when the planned-call hook installs).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..builds import registry, shims
 from . import _core
 
@@ -25,14 +23,6 @@ def _activate(module: object) -> None:
     _core.set_tensor_geometry(module.capsule())  # type: ignore[attr-defined]
 
 
-def status() -> shims.State:
-    """Where the shim stands (its line is doctor's row): active (and from where),
-    building, off, or why not."""
-    return shims.state(SHIM, loaded=_core.has_tensor_geometry)
-
-
-def ensure(*, build: bool = False, wait: bool = False,
-           progress: Callable[[str], None] | None = None) -> bool:
-    """True when the reader is active (see ``shims.ensure``)."""
-    return shims.ensure(SHIM, _activate, loaded=_core.has_tensor_geometry, build=build, wait=wait,
-                        progress=progress)
+OWNER = shims.Owner(SHIM, _activate, _core.has_tensor_geometry)
+status = OWNER.status  # doctor's row
+ensure = OWNER.ensure  # True when the reader is active

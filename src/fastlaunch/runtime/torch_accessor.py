@@ -16,8 +16,6 @@ Launches use ``data_ptr()`` until the library is loaded, and with
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..builds import registry, shims
 from . import _core
 
@@ -28,18 +26,7 @@ def _activate(module: object) -> None:
     _core.set_tensor_accessor(module.capsule())  # type: ignore[attr-defined]
 
 
-def status() -> shims.State:
-    """Where the shim stands (its line is doctor's row): active (and from where),
-    building, off, or why not."""
-    state = shims.state(SHIM, loaded=_core.has_tensor_accessor)
-    if state.active:
-        return state
-    until = " until then" if state.phase is shims.Phase.BUILDING else ""
-    return shims.State(state.phase, f"{state}; tensor.data_ptr() per tensor{until}")
-
-
-def ensure(*, build: bool = False, wait: bool = False,
-           progress: Callable[[str], None] | None = None) -> bool:
-    """True when the accessor is active (see ``shims.ensure``)."""
-    return shims.ensure(SHIM, _activate, loaded=_core.has_tensor_accessor, build=build, wait=wait,
-                        progress=progress)
+OWNER = shims.Owner(SHIM, _activate, _core.has_tensor_accessor,
+                    until="tensor.data_ptr() per tensor")
+status = OWNER.status  # doctor's row
+ensure = OWNER.ensure  # True when the accessor is active

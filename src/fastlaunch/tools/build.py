@@ -11,23 +11,28 @@ command runs.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..builds.shims import Owner
 
 
 def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def owners() -> dict[str, ModuleType]:
-    """Each shim of the registry, in its order, with the runtime module that
-    activates it (``ensure``/``status``); a shim without one is a KeyError."""
+def owners() -> dict[str, Owner]:
+    """Each shim of the registry, in its order, with its ``shims.Owner``
+    (``ensure``/``status``): the ``OWNER`` of the runtime module named after
+    the shim; a shim without one fails here."""
+    from .. import runtime
     from ..builds import registry
-    from ..runtime import aten_ops, tensor_geometry, torch_accessor
 
-    found = {owner.SHIM.name: owner for owner in (torch_accessor, tensor_geometry, aten_ops)}
-    return {name: found[name] for name in registry.SHIMS}
+    return {name: importlib.import_module(f"{runtime.__name__}.{name}").OWNER
+            for name in registry.SHIMS}
 
 
 def main() -> int:

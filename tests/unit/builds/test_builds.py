@@ -66,7 +66,7 @@ def test_every_shim_source_is_registered():
     for shim in registry.SHIMS.values():
         assert shims.source_of(shim).is_file() and isinstance(shim.enabled(config.get()), bool)
         assert shim.enabled(config.from_environ({shim.switch: "0"})) is False, shim
-    assert {name: owner.SHIM for name, owner in build.owners().items()} == registry.SHIMS
+    assert {name: owner.shim for name, owner in build.owners().items()} == registry.SHIMS
 
 
 def test_one_cache_folder_rule(monkeypatch, tmp_path):

@@ -27,7 +27,7 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
-VIEW, ALLOC_CPU = 8, 9  # planner.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
+VIEW, ALLOC_CPU = 8, 9  # program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
 
 
 @pytest.fixture(autouse=True)
@@ -1138,6 +1138,6 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
 def test_the_kinds_this_file_names_are_the_planners():
     """VIEW and ALLOC_CPU above (every kind is checked against the shim's header,
     csrc/core/program_format.h, by test_program_format)."""
-    assert planner.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
-    assert planner.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
-    assert planner.REINTERPRET_KIND == VIEW
+    assert P.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
+    assert P.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
+    assert P.REINTERPRET_KIND == VIEW

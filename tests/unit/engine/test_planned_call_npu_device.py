@@ -34,7 +34,7 @@ torch = pytest.importorskip("torch", reason="the test device is built against to
 from helpers import npu_device  # noqa: E402
 
 TESTS = Path(__file__).resolve().parents[2]
-# planner.NATIVE_KINDS by the name the wrapper calls
+# program.NATIVE_KINDS by the name the wrapper calls
 KIND_OF = {"extern_kernels.mm": 1, "extern_kernels.addmm": 2, "extern_kernels.bmm": 3,
            "extern_kernels.baddbmm": 4,
            "torch.ops.aten._scaled_dot_product_efficient_attention.default": 5,

@@ -108,6 +108,39 @@ def test_full_entry_reasons_for_dump_tensors_and_overridden_run():
     assert reason(sub) == "run_overridden"
 
 
+@pytest.mark.parametrize("stack_len", [None, lambda: 0])
+def test_the_debug_mode_probe_is_kept_without_the_dispatch_stack_probe(monkeypatch, stack_len):
+    """Where torch has no ``_len_torch_dispatch_stack``, the DebugMode probe
+    stays and is its own per-call test (the router reads probes only when
+    maybe_full is true); with it, the stack length is the cheap test."""
+    import types
+
+    pytest.importorskip("torch", reason="torch is not installed")
+    from torch._inductor.runtime import triton_heuristics
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    from fastlaunch.engine import probes
+    from fastlaunch.integrations.inductor import integration
+
+    active: list = []
+    monkeypatch.setattr(triton_heuristics, "get_active_debug_mode",
+                        lambda: active[0] if active else None, raising=False)
+    monkeypatch.setattr(probes, "dispatch_stack_len", lambda: stack_len)
+    autotuner = object.__new__(CachingAutotuner)
+    autotuner.dump_launch_tensors = False
+    autotuner.device_props = types.SimpleNamespace(type="cpu")
+    options = integration._bind_options(autotuner)
+    [(reason, probe)] = options["probes"]
+    assert reason == "debug_mode"
+    if stack_len is not None:
+        assert options["maybe_full"] is stack_len
+    else:
+        assert options["maybe_full"] is probe
+    assert not probe()
+    active.append(object())
+    assert probe()
+
+
 def test_before_direct_is_offered_where_the_router_takes_it(monkeypatch):
     import sys
     import types

@@ -49,32 +49,12 @@ def program_of(call: object) -> Program:
     return translate.translate(func, translate.find_function(tree, func))
 
 
-# Calls the ATen shim (csrc/shims/aten_ops.cpp) runs natively: kind -> the callable
-# as the wrapper module names it (an attribute path from ``torch``). The numbers
-# are csrc/core/program_format.h's NativeKind, which the shim includes; a CALL of
-# one of these constants gets its kind as ``sub``.
-NATIVE_KINDS = {
-    1: "mm", 2: "addmm", 3: "bmm", 4: "baddbmm",
-    5: "ops.aten._scaled_dot_product_efficient_attention.default",
-    6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
-    7: "convolution",
-    # the wrapper's allocations and named-buffer views (torch's METH_VARARGS functions)
-    8: "_C._dynamo.guards._reinterpret_tensor",
-    9: "_C._dynamo.guards._empty_strided_cpu",
-    10: "_C._dynamo.guards._empty_strided_cuda",
-}
-REINTERPRET_KIND = 8
-# The kinds whose tensor operands may be folded views (the ATen ops the shim
-# binds by name); the allocations and views take their arguments as given.
-_VIEW_TAKERS = frozenset(range(1, REINTERPRET_KIND))
-
-
 @functools.cache
 def _native_callees(torch: types.ModuleType) -> dict[int, tuple[int, object]]:
-    """id(callable) -> (kind, callable) for the installed torch (the callable is
-    kept so its id stays its own)."""
+    """id(callable) -> (kind, callable) for the installed torch, resolved from
+    ``program.NATIVE_KINDS`` (the callable is kept so its id stays its own)."""
     table = {}
-    for kind, path in NATIVE_KINDS.items():
+    for kind, path in P.NATIVE_KINDS.items():
         value: object = torch
         for attr in path.split("."):
             value = getattr(value, attr, None)
@@ -89,10 +69,11 @@ def _is_call_of(program: Program, op: Op, target: object) -> bool:
 
 
 def tag_native(program: Program) -> Program:
-    """``program`` with each CALL of a NATIVE_KINDS callable (a constant) tagged
-    with its kind (the executor offers those to the ATen shim first), and the
-    ``reinterpret_tensor`` views an ATen op alone consumes folded into it; the
-    other views (named buffers reused) run as kind REINTERPRET_KIND."""
+    """``program`` with each CALL of a ``program.NATIVE_KINDS`` callable (a
+    constant) tagged with its kind (the executor offers those to the ATen shim
+    first), and the ``reinterpret_tensor`` views an ATen op alone consumes
+    folded into it; the other views (named buffers reused) run as kind
+    ``program.REINTERPRET_KIND``."""
     torch = sys.modules.get("torch")
     if torch is None or program.native:
         return program
@@ -118,7 +99,7 @@ def _int_tuple(value: object) -> bool:
 
 def _fold_views(program: Program, ops: list[Op], reinterpret: object) -> None:
     """``tmp = reinterpret_tensor(base, size, stride, offset)`` (tagged
-    REINTERPRET_KIND, constant size, stride and offset) whose temporary the
+    ``program.REINTERPRET_KIND``, constant size, stride and offset) whose temporary the
     next ATen op CALL alone reads, and which is freed right after it, becomes
     a TUPLE of its arguments (``program.folded_view``) and operand k of that
     CALL a folded view (``Op.with_view_operand``): the shim makes the view in
@@ -129,7 +110,7 @@ def _fold_views(program: Program, ops: list[Op], reinterpret: object) -> None:
     temps = {i for i, name in enumerate(program.local_names) if not name}
     for i, op in enumerate(ops):
         dst = op.dst
-        if not (op.native_kind == REINTERPRET_KIND and op.extra is None and dst in temps
+        if not (op.native_kind == P.REINTERPRET_KIND and op.extra is None and dst in temps
                 and len(op.operands) == 4 and _is_call_of(program, op, reinterpret)):
             continue
         consts = [program.constant(v) for v in op.operands[1:]]
@@ -142,7 +123,7 @@ def _fold_views(program: Program, ops: list[Op], reinterpret: object) -> None:
             continue
         use = ops[j]
         positions = [k for k, v in enumerate(use.operands) if v == dst]
-        if not (use.native_kind in _VIEW_TAKERS and dst not in (use.dst, use.a, use.b)
+        if not (use.native_kind in P._VIEW_TAKERS and dst not in (use.dst, use.a, use.b)
                 and len(positions) == 1 and positions[0] < P.MAX_VIEW_OPERANDS):
             continue
         after = next((k for k in range(j + 1, len(ops)) if ops[k].names_slot(dst)), None)

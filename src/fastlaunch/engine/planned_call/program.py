@@ -3,11 +3,12 @@
 runs them.
 
 The format has two owners that must agree: this module (``Op``, the opcodes,
-the operators and the ``sub`` bits) and csrc/core/program_format.h (the same
-numbers, and the operand table the executor's validator checks each op
-against); tests/unit/engine/test_program_format.py fails when one changes alone.
+the operators, the ``sub`` bits and the native kinds) and
+csrc/core/program_format.h (the same numbers, and the operand table the
+executor's validator checks each op against);
+tests/unit/engine/test_program_format.py fails when one changes alone.
 A CALL's ``sub`` is 0, or the native kind the ATen shim runs it as
-(``planner.NATIVE_KINDS``) with its folded view operands (``planner.tag_native``).
+(``NATIVE_KINDS``) with its folded view operands (``planner.tag_native``).
 Slots hold the wrapper's locals (numbered as the function's ``co_varnames``,
 so the frame's end clears them in CPython's order) and then temporaries. An
 operand is a slot (``>= 0``), a constant or a global read per call (negative,
@@ -46,6 +47,26 @@ NATIVE_KIND_MASK = (1 << VIEW_SHIFT) - 1
 MAX_VIEW_OPERANDS = 22
 
 
+# Calls the ATen shim (csrc/shims/aten_ops.cpp) runs natively: kind -> the callable
+# as the wrapper module names it (an attribute path from ``torch``; the planner
+# resolves them). The numbers are csrc/core/program_format.h's NativeKind, which
+# the shim includes; a CALL of one of these constants gets its kind as ``sub``.
+NATIVE_KINDS = {
+    1: "mm", 2: "addmm", 3: "bmm", 4: "baddbmm",
+    5: "ops.aten._scaled_dot_product_efficient_attention.default",
+    6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
+    7: "convolution",
+    # the wrapper's allocations and named-buffer views (torch's METH_VARARGS functions)
+    8: "_C._dynamo.guards._reinterpret_tensor",
+    9: "_C._dynamo.guards._empty_strided_cpu",
+    10: "_C._dynamo.guards._empty_strided_cuda",
+}
+REINTERPRET_KIND = 8
+# The kinds whose tensor operands may be folded views (the ATen ops the shim
+# binds by name); the allocations and views take their arguments as given.
+_VIEW_TAKERS = frozenset(range(1, REINTERPRET_KIND))
+
+
 def const_operand(index: int) -> int:
     return -(2 * index) - 1
 
@@ -69,7 +90,7 @@ class Op(NamedTuple):
 
     @property
     def native_kind(self) -> int:
-        """The kind the ATen shim runs this CALL as (``planner.NATIVE_KINDS``), 0 for none."""
+        """The kind the ATen shim runs this CALL as (``NATIVE_KINDS``), 0 for none."""
         return self.sub & NATIVE_KIND_MASK if self.code == CALL else 0
 
     @property
@@ -123,7 +144,7 @@ class Program:
 
     def summary(self) -> dict[str, int]:
         """Op counts by kind (frees of temporaries left out): what runs native, what not
-        (``native``: calls the ATen shim runs, see ``planner.NATIVE_KINDS``;
+        (``native``: calls the ATen shim runs, see ``NATIVE_KINDS``;
         ``native_view``: views it makes for them, see ``planner.tag_native``)."""
         counts = Counter("native" if op.native_kind else "native_view" if op.is_folded_view
                          else NAMES[op.code] for op in self.ops if op.code != FREE)

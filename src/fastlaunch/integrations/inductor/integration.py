@@ -176,11 +176,16 @@ def _bind_options(autotuner: Any) -> dict:
         # a launcher made again while fastlaunch was not installed (a compile in between)
         "describe": functools.partial(launchers.describe_late, describe=describe_launcher)}
     get_mode = getattr(triton_heuristics, "get_active_debug_mode", None)
-    stack_len = probes.dispatch_stack_len()
-    if get_mode is not None and stack_len is not None:
+    if get_mode is not None:
+        def debug_mode_active() -> bool:
+            return get_mode() is not None
+
+        options["probes"] = [("debug_mode", debug_mode_active)]
         # A DebugMode is a dispatch mode: with none on the stack, skip the walk.
-        options["probes"] = [("debug_mode", lambda: get_mode() is not None)]
-        options["maybe_full"] = stack_len
+        # Without the stack probe, the probe itself is the per-call test (the
+        # router checks its probes only when maybe_full is true).
+        stack_len = probes.dispatch_stack_len()
+        options["maybe_full"] = stack_len if stack_len is not None else debug_mode_active
     before = _allocator_setter(autotuner)
     if before is not None:
         options["before_direct"] = before

@@ -5,7 +5,8 @@
 workspace allocator, so it is compiled against the installed torch and
 torch_npu rather than when fastlaunch is built; torch's extension builder
 keeps it in the ``npu_queue`` build folder (``core.folder``), one
-subfolder per torch, torch_npu, Python and source.
+subfolder per torch, torch_npu, Python and source (``core.digest``, as
+every build's key).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def _module() -> object:
     source = core.source("shims/queue_shim.cpp")
     folder = core.folder(NAME) / core.key(
         torch.__version__, str(getattr(torch.version, "git_version", "")),
-        str(getattr(torch_npu, "__version__", "")), sys.version, source.read_bytes())
+        str(getattr(torch_npu, "__version__", "")), sys.version, core.digest(source))
     core.make_dirs(folder)  # named in npu_queue's manifest: `cache clear` removes it
     start = time.monotonic()
     module = cpp_extension.load(

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ....builds import core
+from ....builds import core, registry
 
 HERE = core.source("testing/cann_recorder")
 INCLUDE = HERE / "include"
 RECORDER_C = HERE / "recorder.c"
-AREA = "ascend_reference"  # the build folder (builds.core) of the recorder and launchers
+AREA = registry.ASCEND_REFERENCE.name  # the build folder of the recorder and launchers
 
 
 class Unavailable(RuntimeError):
