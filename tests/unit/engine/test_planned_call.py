@@ -500,6 +500,7 @@ def test_bad_programs_are_refused_with_field_and_value(op, message):
     ({"static_reason": b"x"},
      "planned call: static_reason: got bytes b'x', expected None or a str"),
     ({"slot_keyword": None}, "planned call: slot_keyword: got NoneType None, expected a str"),
+    ({"local_names": ("args", 5)}, "planned call: local_names[1]: got int 5, expected a str"),
     ({"self_slot": 1}, "planned call: bound_self: expected the Runner with self_slot set"),
 ])
 def test_bad_spec_fields_are_refused_with_field_and_value(fields, message):
