@@ -516,6 +516,36 @@ def test_a_spec_missing_a_field_is_named():
     assert str(info.value) == "planned call: ops: missing, expected a PlannedCallSpec field"
 
 
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_a_spec_field_whose_read_fails_is_not_called_missing(error):
+    """Only an AttributeError is a missing field: anything else its read raises propagates."""
+    class Spec:
+        @property
+        def ops(self):
+            raise error("read failed")
+
+    with pytest.raises(error, match="read failed"):
+        _core.make_planned_call(Spec())
+
+
+def _nameless_capsule():
+    import ctypes
+
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_void_p)
+    return new(ctypes.c_void_p(8), None, None)
+
+
+@pytest.mark.parametrize(("setter", "name"), [("set_tensor_geometry", "tensor_geometry"),
+                                              ("set_aten_ops", "aten_ops")])
+@pytest.mark.parametrize("value", [_nameless_capsule(), 3])
+def test_a_capsule_of_another_name_or_none_is_refused(setter, name, value):
+    with pytest.raises(_core.InputError, match=rf"^capsule: got .*, expected the "
+                                               rf"fastlaunch\.{name}\.v1 capsule"):
+        getattr(_core, setter)(value)
+
+
 def test_island_frees_at_its_del(tmp_path):
     """A `del` inside an island frees there: the slots let go of what moved in."""
     path = tmp_path / "w.py"
