@@ -172,6 +172,7 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
   const py::object static_grid = SiteField(site, "static_grid");
   const py::object program = SiteField(site, "grid_program");
   const py::object hits = SiteField(site, "hits");
+  const py::object profiler_flag = SiteField(site, "profiler_flag");
   FastSiteArgs a{};
   a.fallback = router.ptr();
   a.on_error = on_error.ptr();
@@ -180,6 +181,8 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
   a.autotuner = autotuner.ptr();
   a.launcher = launcher.ptr();
   a.profiler = profiler.ptr();
+  if (!PyUnicode_Check(profiler_flag.ptr())) BadPlan("site.profiler_flag", profiler_flag, "a str");
+  a.profiler_flag = profiler_flag.ptr();
   a.maybe_full = OptionalCallable(maybe_full, "maybe_full");
   if (!PyTuple_Check(hooks.ptr())) BadPlan("site.hooks", hooks, "a tuple of sized containers");
   a.hooks = hooks.ptr();

@@ -73,6 +73,7 @@ py::object MakePlannedCallFrom(py::handle spec) {
   const py::object static_reason = SpecField(spec, "static_reason");
   const py::object original = SpecField(spec, "original");
   const py::object slot_keyword = SpecField(spec, "slot_keyword");
+  const py::object profiler_flag = SpecField(spec, "profiler_flag");
   PlannedCallArgs a{};
   a.ops = ops.ptr();
   a.consts = Typed(consts, "consts", IsTuple, "a tuple");
@@ -92,6 +93,7 @@ py::object MakePlannedCallFrom(py::handle spec) {
                                       "None or a str");
   a.original = original.ptr();
   a.slot_keyword = Typed(slot_keyword, "slot_keyword", IsUnicode, "a str");
+  a.profiler_flag = Typed(profiler_flag, "profiler_flag", IsUnicode, "a str");
   return py::reinterpret_steal<py::object>(MakePlannedCall(a));
 }
 

@@ -119,7 +119,6 @@ uint64_t g_bypassed = 0;  // calls sent to `original` by `bypass` (under the GIL
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
-PyObject* kProfilerFlag = nullptr;
 PyObject* kDocName = nullptr;
 PyObject* kModuleName = nullptr;
 
@@ -135,7 +134,8 @@ struct PlannedCallObject {
   PyObject* bound_self;     // `self` of a `Runner.call`, or NULL
   PyObject* fallback;       // (reason, *args, **kwargs) -> the original call's result
   PyObject* switch_obj;     // has `.on`
-  PyObject* profiler;       // has `_is_profiler_enabled`
+  PyObject* profiler;       // has the attribute profiler_flag names
+  PyObject* profiler_flag;  // str (engine.probes.PROFILER_FLAG)
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`
@@ -795,7 +795,7 @@ int FallbackReason(PlannedCallObject* self, PyObject** reason) {
   Py_XDECREF(on);
   if (truth < 0) return probe_failed();
   if (!truth) return set("disabled");
-  PyObject* flag = PyObject_GetAttr(self->profiler, kProfilerFlag);
+  PyObject* flag = PyObject_GetAttr(self->profiler, self->profiler_flag);
   truth = flag == nullptr ? -1 : PyObject_IsTrue(flag);
   Py_XDECREF(flag);
   if (truth < 0) return probe_failed();
@@ -893,6 +893,7 @@ int PlannedCallClear(PyObject* obj) {
   Py_CLEAR(self->fallback);
   Py_CLEAR(self->switch_obj);
   Py_CLEAR(self->profiler);
+  Py_CLEAR(self->profiler_flag);
   Py_CLEAR(self->dispatch_len);
   Py_CLEAR(self->static_reason);
   Py_CLEAR(self->original);
@@ -1317,6 +1318,7 @@ PyObject* MakePlannedCall(const PlannedCallArgs& args) {
   self->fallback = own(args.fallback);
   self->switch_obj = own(args.switch_obj);
   self->profiler = own(args.profiler);
+  self->profiler_flag = own(args.profiler_flag);
   self->dispatch_len = own(args.dispatch_len);
   self->static_reason = own(args.static_reason);
   self->original = own(args.original);
@@ -1334,10 +1336,9 @@ bool InitPlannedCallType(PyObject* module) {
   kEnterName = PyUnicode_InternFromString("__enter__");
   kExitName = PyUnicode_InternFromString("__exit__");
   kOnName = PyUnicode_InternFromString("on");
-  kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
   kDocName = PyUnicode_InternFromString("__doc__");
   kModuleName = PyUnicode_InternFromString("__module__");
-  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kDocName || !kModuleName) {
+  if (!kEnterName || !kExitName || !kOnName || !kDocName || !kModuleName) {
     return false;
   }
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);
