@@ -1299,11 +1299,11 @@ PyObject* MakePlannedCall(const PlannedCallArgs& args) {
   }
   self->vectorcall = PlannedCallVectorcall;
   self->ops = program.release();
+  self->profile = new std::vector<uint64_t>(2 * self->ops->size(), 0);
   for (Op& op : *self->ops) {  // nothing throws from here: the PlannedCall owns them
     Py_XINCREF(op.extra);
     Py_XINCREF(op.extra2);
   }
-  self->profile = new std::vector<uint64_t>(2 * self->ops->size(), 0);
   self->bypass = 0;
   auto own = [](PyObject* o) {
     Py_XINCREF(o);
