@@ -140,21 +140,15 @@ py::bytes Pack(const Plan& plan, py::handle args, py::handle grid, py::handle wo
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
+constexpr SpecOf kSite{"site.", "FastSiteSpec", "bad_plan"};
+
 // One attribute of the site description, or InputError naming it.
 py::object SiteField(py::handle site, const char* name) {
-  PyObject* value = PyObject_GetAttrString(site.ptr(), name);
-  if (value == nullptr) {
-    ClearOrThrow();
-    throw InputError(std::string("site.") + name + ": missing, expected a FastSiteSpec field",
-                     "bad_plan");
-  }
-  return py::reinterpret_steal<py::object>(value);
+  return ReadSpecField(kSite, site, name);
 }
 
-PyObject* OptionalCallable(const py::object& value, const std::string& field) {
-  if (value.is_none()) return nullptr;
-  if (!PyCallable_Check(value.ptr())) BadPlan(field, value, "None or a callable");
-  return value.ptr();
+PyObject* OptionalCallable(const py::object& value, const char* name) {
+  return ReadOptionalField(kSite, value, name, PyCallable_Check, "None or a callable");
 }
 
 py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle site) {
@@ -178,6 +172,7 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
   const py::object static_grid = SiteField(site, "static_grid");
   const py::object program = SiteField(site, "grid_program");
   const py::object hits = SiteField(site, "hits");
+  const py::object profiler_flag = SiteField(site, "profiler_flag");
   FastSiteArgs a{};
   a.fallback = router.ptr();
   a.on_error = on_error.ptr();
@@ -186,10 +181,12 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
   a.autotuner = autotuner.ptr();
   a.launcher = launcher.ptr();
   a.profiler = profiler.ptr();
-  a.maybe_full = OptionalCallable(maybe_full, "site.maybe_full");
+  if (!PyUnicode_Check(profiler_flag.ptr())) BadPlan("site.profiler_flag", profiler_flag, "a str");
+  a.profiler_flag = profiler_flag.ptr();
+  a.maybe_full = OptionalCallable(maybe_full, "maybe_full");
   if (!PyTuple_Check(hooks.ptr())) BadPlan("site.hooks", hooks, "a tuple of sized containers");
   a.hooks = hooks.ptr();
-  a.grid = OptionalCallable(grid, "site.grid");
+  a.grid = OptionalCallable(grid, "grid");
   if (!PyTuple_Check(fixed.ptr())) BadPlan("site.fixed", fixed, "a tuple");
   a.fixed = fixed.ptr();
   a.input_count = ReadInt<Py_ssize_t>(SiteField(site, "input_count"), "site.input_count", 0,
@@ -216,6 +213,32 @@ py::object MakeFastSiteFrom(py::handle router, py::handle native, py::handle sit
 }
 
 }  // namespace
+
+void BadSpecField(const SpecOf& of, const std::string& name, py::handle value,
+                  const std::string& expected) {
+  throw InputError(of.prefix + name + ": got " + DescribeValue(value.ptr()) + ", expected " +
+                       expected,
+                   of.reason);
+}
+
+py::object ReadSpecField(const SpecOf& of, py::handle spec, const char* name) {
+  PyObject* value = PyObject_GetAttrString(spec.ptr(), name);
+  if (value == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw PythonError();
+    PyErr_Clear();
+    throw InputError(std::string(of.prefix) + name + ": missing, expected a " + of.type +
+                         " field",
+                     of.reason);
+  }
+  return py::reinterpret_steal<py::object>(value);
+}
+
+PyObject* ReadOptionalField(const SpecOf& of, const py::object& value, const char* name,
+                            int (*check)(PyObject*), const char* expected) {
+  if (value.is_none()) return nullptr;
+  if (!check(value.ptr())) BadSpecField(of, name, value, expected);
+  return value.ptr();
+}
 
 CallArgs ReadCall(py::handle stream, py::handle grid, py::handle args) {
   CallArgs c{};

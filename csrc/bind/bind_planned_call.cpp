@@ -9,7 +9,6 @@
 
 #include "bind/bindings.h"
 #include "core/errors.h"
-#include "core/plan.h"
 #include "engine/planned_call.h"
 
 namespace py = pybind11;
@@ -17,46 +16,41 @@ namespace py = pybind11;
 namespace fastlaunch {
 namespace {
 
-// Spec fields are read by hand, like a FastSiteSpec's: a bad one is an
-// InputError naming the field, the value and what was expected.
-[[noreturn]] void BadSpec(const std::string& field, py::handle value,
-                          const std::string& expected) {
-  throw InputError("planned call: " + field + ": got " + DescribeValue(value.ptr()) +
-                   ", expected " + expected);
-}
+// Spec fields are read by hand, like a FastSiteSpec's (bind/bindings.h): a
+// bad one is an InputError naming the field, the value and what was expected.
+constexpr SpecOf kSpec{"planned call: ", "PlannedCallSpec", nullptr};
 
 py::object SpecField(py::handle spec, const char* name) {
-  PyObject* value = PyObject_GetAttrString(spec.ptr(), name);
-  if (value == nullptr) {
-    ClearOrThrow();
-    throw InputError(std::string("planned call: ") + name +
-                     ": missing, expected a PlannedCallSpec field");
-  }
-  return py::reinterpret_steal<py::object>(value);
+  return ReadSpecField(kSpec, spec, name);
 }
 
 PyObject* Typed(const py::object& value, const char* field, int (*check)(PyObject*),
                 const char* expected) {
-  if (!check(value.ptr())) BadSpec(field, value, expected);
+  if (!check(value.ptr())) BadSpecField(kSpec, field, value, expected);
   return value.ptr();
 }
 
 int SlotField(const py::object& value, const char* field) {
-  if (!PyLong_Check(value.ptr())) BadSpec(field, value, "an int");
+  if (!PyLong_Check(value.ptr())) BadSpecField(kSpec, field, value, "an int");
   int overflow = 0;
   long long slot = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
   if (slot == -1 && PyErr_Occurred()) throw PythonError();
   if (overflow != 0 || slot < INT_MIN || slot > INT_MAX) {
-    BadSpec(field, value, "an int in [-2**31, 2**31)");
+    BadSpecField(kSpec, field, value, "an int in [-2**31, 2**31)");
   }
   return static_cast<int>(slot);
 }
 
-PyObject* OptionalField(const py::object& value, const char* field, int (*check)(PyObject*),
-                        const char* expected) {
-  if (value.is_none()) return nullptr;
-  if (!check(value.ptr())) BadSpec(field, value, expected);
-  return value.ptr();
+// The pointer of `capsule`, a capsule named `name` (PyCapsule_IsValid: a
+// capsule of another name, or of none, is refused like any other value).
+void* CapsulePointer(py::handle capsule, const char* name, const char* or_else = "") {
+  if (!PyCapsule_IsValid(capsule.ptr(), name)) {
+    throw InputError("capsule: got " + DescribeValue(capsule.ptr()) + ", expected the " + name +
+                     " capsule" + or_else);
+  }
+  void* pointer = PyCapsule_GetPointer(capsule.ptr(), name);
+  if (pointer == nullptr) throw PythonError();
+  return pointer;
 }
 
 int IsUnicode(PyObject* o) { return PyUnicode_Check(o); }
@@ -79,6 +73,7 @@ py::object MakePlannedCallFrom(py::handle spec) {
   const py::object static_reason = SpecField(spec, "static_reason");
   const py::object original = SpecField(spec, "original");
   const py::object slot_keyword = SpecField(spec, "slot_keyword");
+  const py::object profiler_flag = SpecField(spec, "profiler_flag");
   PlannedCallArgs a{};
   a.ops = ops.ptr();
   a.consts = Typed(consts, "consts", IsTuple, "a tuple");
@@ -92,11 +87,13 @@ py::object MakePlannedCallFrom(py::handle spec) {
   a.fallback = fallback.ptr();
   a.switch_obj = switch_obj.ptr();
   a.profiler = profiler.ptr();
-  a.dispatch_len = OptionalField(dispatch_len, "dispatch_len", PyCallable_Check,
-                                 "None or a callable");
-  a.static_reason = OptionalField(static_reason, "static_reason", IsUnicode, "None or a str");
+  a.dispatch_len = ReadOptionalField(kSpec, dispatch_len, "dispatch_len", PyCallable_Check,
+                                     "None or a callable");
+  a.static_reason = ReadOptionalField(kSpec, static_reason, "static_reason", IsUnicode,
+                                      "None or a str");
   a.original = original.ptr();
   a.slot_keyword = Typed(slot_keyword, "slot_keyword", IsUnicode, "a str");
+  a.profiler_flag = Typed(profiler_flag, "profiler_flag", IsUnicode, "a str");
   return py::reinterpret_steal<py::object>(MakePlannedCall(a));
 }
 
@@ -109,29 +106,19 @@ void BindPlannedCall(py::module_& m) {
         "(fastlaunch.engine.planned_call.spec.PlannedCallSpec).");
   m.def(
       "set_tensor_geometry",
-      [](py::capsule capsule) {
-        if (std::string(capsule.name()) != "fastlaunch.tensor_geometry.v1") {
-          throw InputError("capsule: got " + std::string(capsule.name()) +
-                           ", expected fastlaunch.tensor_geometry.v1");
-        }
-        SetTensorGeometryReader(capsule.get_pointer());
+      [](py::handle capsule) {
+        SetTensorGeometryReader(CapsulePointer(capsule, "fastlaunch.tensor_geometry.v1"));
       },
       "Use the torch-built geometry reader for native size/stride asserts.");
   m.def("has_tensor_geometry", &HasTensorGeometryReader);
   m.def(
       "set_aten_ops",
-      [](py::object capsule) {
+      [](py::handle capsule) {
         if (capsule.is_none()) {  // back to the Python callables (benchmarks, tests)
           SetAtenOps(nullptr);
           return;
         }
-        if (!PyCapsule_CheckExact(capsule.ptr()) ||
-            std::string(py::reinterpret_borrow<py::capsule>(capsule).name()) !=
-                "fastlaunch.aten_ops.v1") {
-          throw InputError("capsule: got " + std::string(py::str(py::repr(capsule))) +
-                           ", expected the fastlaunch.aten_ops.v1 capsule or None");
-        }
-        SetAtenOps(py::reinterpret_borrow<py::capsule>(capsule).get_pointer());
+        SetAtenOps(CapsulePointer(capsule, "fastlaunch.aten_ops.v1", " or None"));
       },
       "Run the planner's native ops (extern kernels, aten ops) through the ATen shim; "
       "None: through their Python callables.");

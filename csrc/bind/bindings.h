@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <string>
 
 namespace fastlaunch {
 
@@ -19,6 +20,26 @@ struct CallArgs {
 };
 
 CallArgs ReadCall(pybind11::handle stream, pybind11::handle grid, pybind11::handle args);
+
+// The specs the engine's objects are made from (FastSiteSpec, PlannedCallSpec)
+// are read field by field, by hand: a bad field is an InputError
+// "<prefix><field>: got <value>, expected <what>" with the spec's reason.
+struct SpecOf {
+  const char* prefix;  // "site.", "planned call: "
+  const char* type;    // the spec's class, named when a field is missing
+  const char* reason;  // the InputError's reason (NULL: its default)
+};
+
+// The InputError for field `name` of an `of` spec holding `value`.
+[[noreturn]] void BadSpecField(const SpecOf& of, const std::string& name, pybind11::handle value,
+                               const std::string& expected);
+// Field `name` of `spec`: an AttributeError is the InputError "missing";
+// anything else its read raises propagates (PythonError), never cleared.
+pybind11::object ReadSpecField(const SpecOf& of, pybind11::handle spec, const char* name);
+// An optional field's value: NULL for None, the value when `check` passes it,
+// else BadSpecField.
+PyObject* ReadOptionalField(const SpecOf& of, const pybind11::object& value, const char* name,
+                            int (*check)(PyObject*), const char* expected);
 
 void BindCore(pybind11::module_& m);  // bind_core.cpp: plans, FastSite, accessor, grid programs
 void BindCuda(pybind11::module_& m);  // bind_cuda.cpp

@@ -62,4 +62,13 @@ struct LaunchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// After a failed C-API call: clears the pending error when it is an
+// `Exception`, else throws PythonError (the error is never swallowed).
+// (These two are defined in plan.cpp.)
+void ClearOrThrow();
+
+// type name and repr() of a value for messages, the repr cut to 57
+// characters (never inside one) when longer than 60; valid UTF-8.
+std::string DescribeValue(PyObject* value);
+
 }  // namespace fastlaunch

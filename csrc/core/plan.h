@@ -22,11 +22,6 @@
 
 namespace fastlaunch {
 
-
-// After a failed C-API call: clears the pending error when it is an
-// `Exception`, else throws PythonError (the error is never swallowed).
-void ClearOrThrow();
-
 enum class Abi { Npu, Cuda };
 
 enum class Kind : uint8_t {
@@ -180,10 +175,6 @@ using TensorAccessor = int (*)(PyObject* obj, uint64_t* out, int32_t* device_typ
 constexpr const char* kTensorAccessorCapsule = "fastlaunch.tensor_accessor.v2";
 void SetTensorAccessor(TensorAccessor accessor);
 bool HasTensorAccessor();
-
-// type name and repr() of a value for messages, the repr cut to 57
-// characters (never inside one) when longer than 60; valid UTF-8.
-std::string DescribeValue(PyObject* value);
 
 // One grid value as an int64 (through __index__ for non-ints; values beyond
 // int64 clamp to its limits, which every ABI refuses). False: not an int

@@ -95,12 +95,15 @@ enum NativeKind : int {
   kScaledDotProductEfficientAttention = 5,
   kScaledDotProductFlashAttentionForCpu = 6,
   kConvolution = 7,
-  kReinterpretTensor = 8,  // the first that takes no folded views: the allocations and views
+  kReinterpretTensor = 8,  // the allocations and views, from here on
   kEmptyStridedCpu = 9,
   kEmptyStridedCuda = 10,
   kNativeKinds = 11,  // one past the last kind
 };
 static_assert(kNativeKinds - 1 <= kNativeKindMask, "every kind fits below the view bits");
+// The kinds from here on take their arguments as given: a CALL of one has no
+// view bits (the kinds below it are planner._VIEW_TAKERS).
+constexpr int kFirstViewlessKind = kReinterpretTensor;
 
 // ---- the operand table ------------------------------------------------------
 
@@ -118,7 +121,7 @@ enum class IntField : uint8_t {
 // What sub holds (unused: 0).
 enum class SubField : uint8_t {
   kUnused,
-  kNativeCall,     // 0, or a kind below kNativeKinds with folded view bits
+  kNativeCall,     // 0, or a kind below kNativeKinds; view bits only below kFirstViewlessKind
   kBinaryOp,       // a BinaryOp
   kUnaryOp,        // a UnaryOp
   kFoldedView,     // 0 or kFoldedView

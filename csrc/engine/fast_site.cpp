@@ -38,7 +38,8 @@ struct FastSiteObject {
   std::shared_ptr<HitCounter> hits;        // likewise; may be null
   PyObject* autotuner;
   PyObject* launcher;      // the planned launcher object (identity check)
-  PyObject* profiler;      // module with _is_profiler_enabled
+  PyObject* profiler;      // has the attribute profiler_flag names
+  PyObject* profiler_flag;  // str (engine.probes.PROFILER_FLAG)
   PyObject* maybe_full;    // callable or NULL
   PyObject* hooks;         // tuple of sized containers
   PyObject* grid;          // callable or NULL (static grid)
@@ -52,7 +53,6 @@ struct FastSiteObject {
 };
 
 PyObject* kStreamName = nullptr;
-PyObject* kProfilerFlag = nullptr;
 PyObject* kBestLauncher = nullptr;
 PyObject* kLaunchers = nullptr;
 
@@ -185,7 +185,7 @@ PyObject* FastSiteCall(PyObject* callable, PyObject* const* args, size_t nargsf,
   }
   PyObject* stream = args[nargs];
   if (stream == Py_None) return Fallback(self, args, nargsf, kwnames);
-  const int profiling = Truthy(PyObject_GetAttr(self->profiler, kProfilerFlag));
+  const int profiling = Truthy(PyObject_GetAttr(self->profiler, self->profiler_flag));
   if (profiling == -2) return nullptr;
   if (profiling != 0) return Fallback(self, args, nargsf, kwnames);
   if (self->maybe_full != nullptr) {
@@ -270,6 +270,7 @@ int FastSiteClear(PyObject* obj) {
   Py_CLEAR(self->autotuner);
   Py_CLEAR(self->launcher);
   Py_CLEAR(self->profiler);
+  Py_CLEAR(self->profiler_flag);
   Py_CLEAR(self->maybe_full);
   Py_CLEAR(self->hooks);
   Py_CLEAR(self->grid);
@@ -311,7 +312,6 @@ PyTypeObject FastSiteType{};  // filled in by InitFastSiteType
 PyObject* MakeFastSite(const FastSiteArgs& a) {
   if (kStreamName == nullptr) {
     kStreamName = PyUnicode_InternFromString("stream");
-    kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
     kBestLauncher = PyUnicode_InternFromString("best_launcher");
     kLaunchers = PyUnicode_InternFromString("launchers");
   }
@@ -329,8 +329,8 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
   self->vectorcall = FastSiteCall;
   new (&self->native) std::shared_ptr<const Launcher>(a.native);
   new (&self->hits) std::shared_ptr<HitCounter>(a.hits);
-  PyObject* fields[] = {a.fallback, a.on_error, a.site, a.autotuner, a.launcher, a.profiler,
-                        a.maybe_full, a.hooks, a.grid, a.fixed};
+  PyObject* fields[] = {a.fallback, a.on_error, a.site, a.autotuner, a.launcher,
+                        a.profiler, a.profiler_flag, a.maybe_full, a.hooks, a.grid, a.fixed};
   for (PyObject* f : fields) Py_XINCREF(f);
   self->fallback = a.fallback;
   self->on_error = a.on_error;
@@ -338,6 +338,7 @@ PyObject* MakeFastSite(const FastSiteArgs& a) {
   self->autotuner = a.autotuner;
   self->launcher = a.launcher;
   self->profiler = a.profiler;
+  self->profiler_flag = a.profiler_flag;
   self->maybe_full = a.maybe_full;
   self->hooks = a.hooks;
   self->grid = a.grid;

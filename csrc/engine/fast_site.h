@@ -26,6 +26,7 @@ struct FastSiteArgs {
   PyObject* autotuner;
   PyObject* launcher;    // the planned Python launcher (identity check)
   PyObject* profiler;
+  PyObject* profiler_flag;  // str: the attribute of profiler read per call
   PyObject* maybe_full;  // may be NULL
   PyObject* hooks;
   PyObject* grid;        // may be NULL with a static grid

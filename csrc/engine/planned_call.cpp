@@ -42,7 +42,6 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "core/plan.h"
 #include "core/program_format.h"
 
 namespace fastlaunch {
@@ -62,13 +61,16 @@ struct Op {
   int b = 0;
   int sub = 0;
   std::vector<int> operands;
-  PyObject* extra = nullptr;   // owned: kwnames, unpacker, island code
-  PyObject* extra2 = nullptr;  // owned: method/attribute name, island names
+  // Owned once a PlannedCall holds the program (MakePlannedCall takes the
+  // references); borrowed from the ops list while ReadOps checks it, so a
+  // refused program takes none.
+  PyObject* extra = nullptr;   // kwnames, unpacker, island code
+  PyObject* extra2 = nullptr;  // method/attribute name, island names
 };
 
 std::atomic<uint64_t> g_planned_runs{0};
 
-// The torch-built geometry reader (engine/planned_call/tensor_geometry.cpp), or NULL.
+// The torch-built geometry reader (csrc/shims/tensor_geometry.cpp), or NULL.
 using GeometryFn = int (*)(PyObject*, int64_t*, const int64_t**, const int64_t**);
 std::atomic<GeometryFn> g_geometry{nullptr};
 uint64_t g_native_asserts = 0;  // asserts that matched natively (under the GIL)
@@ -117,7 +119,6 @@ uint64_t g_bypassed = 0;  // calls sent to `original` by `bypass` (under the GIL
 PyObject* kEnterName = nullptr;
 PyObject* kExitName = nullptr;
 PyObject* kOnName = nullptr;
-PyObject* kProfilerFlag = nullptr;
 PyObject* kDocName = nullptr;
 PyObject* kModuleName = nullptr;
 
@@ -133,7 +134,8 @@ struct PlannedCallObject {
   PyObject* bound_self;     // `self` of a `Runner.call`, or NULL
   PyObject* fallback;       // (reason, *args, **kwargs) -> the original call's result
   PyObject* switch_obj;     // has `.on`
-  PyObject* profiler;       // has `_is_profiler_enabled`
+  PyObject* profiler;       // has the attribute profiler_flag names
+  PyObject* profiler_flag;  // str (engine.probes.PROFILER_FLAG)
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`
@@ -793,7 +795,7 @@ int FallbackReason(PlannedCallObject* self, PyObject** reason) {
   Py_XDECREF(on);
   if (truth < 0) return probe_failed();
   if (!truth) return set("disabled");
-  PyObject* flag = PyObject_GetAttr(self->profiler, kProfilerFlag);
+  PyObject* flag = PyObject_GetAttr(self->profiler, self->profiler_flag);
   truth = flag == nullptr ? -1 : PyObject_IsTrue(flag);
   Py_XDECREF(flag);
   if (truth < 0) return probe_failed();
@@ -891,6 +893,7 @@ int PlannedCallClear(PyObject* obj) {
   Py_CLEAR(self->fallback);
   Py_CLEAR(self->switch_obj);
   Py_CLEAR(self->profiler);
+  Py_CLEAR(self->profiler_flag);
   Py_CLEAR(self->dispatch_len);
   Py_CLEAR(self->static_reason);
   Py_CLEAR(self->original);
@@ -1104,6 +1107,10 @@ void CheckSub(const Op& op, SubField holds, const std::string& label) {
         refuse("a native kind below " + std::to_string(kNativeKinds) +
                ", with view bits only with a kind");
       }
+      if (kind >= kFirstViewlessKind && views != 0) {
+        refuse("no view bits with kind " + std::to_string(kind) + " (kinds from " +
+               std::to_string(kFirstViewlessKind) + " take no folded views)");
+      }
       size_t viewable = std::min(op.operands.size(), static_cast<size_t>(kMaxViewOperands));
       if (views >> viewable != 0) {
         refuse("view bits within its " + std::to_string(op.operands.size()) +
@@ -1167,7 +1174,8 @@ PyObject* CheckExtra(PyObject* v, ExtraField holds, const Op& op, const std::str
 
 // Each op: kOpFields fields, (code, dst, a, b, sub, operands, extra, extra2),
 // each as its row of kOpFormats says; contexts nest (each ENTER's b is the pc
-// of the EXIT that closes it) and their slots stay theirs until then.
+// of the EXIT that closes it) and their slots stay theirs until then. The
+// ops' extras are borrowed from `ops_list`.
 std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
   if (!PyList_Check(ops_list)) Bad("ops: expected a list of op tuples");
   auto ops = std::make_unique<std::vector<Op>>();
@@ -1252,9 +1260,6 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
       open_contexts.pop_back();
     }
     ops->push_back(std::move(op));
-    Op& placed = ops->back();
-    Py_XINCREF(placed.extra);
-    Py_XINCREF(placed.extra2);
   }
   if (!open_contexts.empty()) {
     Bad(OpLabel(open_contexts.back(), kEnter) + " b: expected the pc of its exit");
@@ -1267,6 +1272,13 @@ std::vector<Op>* ReadOps(PyObject* ops_list, const Checker& check) {
 PyObject* MakePlannedCall(const PlannedCallArgs& args) {
   const Py_ssize_t n_slots = PyTuple_GET_SIZE(args.local_names);
   if (n_slots < 1) Bad("local_names: expected one name per slot, the args slot included");
+  for (Py_ssize_t i = 0; i < n_slots; ++i) {  // read as str when a slot is unbound
+    PyObject* name = PyTuple_GET_ITEM(args.local_names, i);
+    if (!PyUnicode_CheckExact(name)) {
+      Bad("local_names[" + std::to_string(i) + "]: got " + DescribeValue(name) +
+          ", expected a str");
+    }
+  }
   Checker check(n_slots, PyTuple_GET_SIZE(args.consts), PyTuple_GET_SIZE(args.names));
   check.Slot("program", "args_slot", args.args_slot);
   if (args.self_slot >= 0) {
@@ -1288,6 +1300,10 @@ PyObject* MakePlannedCall(const PlannedCallArgs& args) {
   self->vectorcall = PlannedCallVectorcall;
   self->ops = program.release();
   self->profile = new std::vector<uint64_t>(2 * self->ops->size(), 0);
+  for (Op& op : *self->ops) {  // nothing throws from here: the PlannedCall owns them
+    Py_XINCREF(op.extra);
+    Py_XINCREF(op.extra2);
+  }
   self->bypass = 0;
   auto own = [](PyObject* o) {
     Py_XINCREF(o);
@@ -1302,6 +1318,7 @@ PyObject* MakePlannedCall(const PlannedCallArgs& args) {
   self->fallback = own(args.fallback);
   self->switch_obj = own(args.switch_obj);
   self->profiler = own(args.profiler);
+  self->profiler_flag = own(args.profiler_flag);
   self->dispatch_len = own(args.dispatch_len);
   self->static_reason = own(args.static_reason);
   self->original = own(args.original);
@@ -1319,10 +1336,9 @@ bool InitPlannedCallType(PyObject* module) {
   kEnterName = PyUnicode_InternFromString("__enter__");
   kExitName = PyUnicode_InternFromString("__exit__");
   kOnName = PyUnicode_InternFromString("on");
-  kProfilerFlag = PyUnicode_InternFromString("_is_profiler_enabled");
   kDocName = PyUnicode_InternFromString("__doc__");
   kModuleName = PyUnicode_InternFromString("__module__");
-  if (!kEnterName || !kExitName || !kOnName || !kProfilerFlag || !kDocName || !kModuleName) {
+  if (!kEnterName || !kExitName || !kOnName || !kDocName || !kModuleName) {
     return false;
   }
   Py_SET_REFCNT(reinterpret_cast<PyObject*>(&PlannedCallType), 1);

@@ -26,7 +26,8 @@ struct PlannedCallArgs {
   int args_slot;
   PyObject* fallback;       // (reason, *args, **kwargs) -> the original call's result
   PyObject* switch_obj;     // has `.on`
-  PyObject* profiler;       // has `_is_profiler_enabled`
+  PyObject* profiler;       // has the attribute profiler_flag names
+  PyObject* profiler_flag;  // str: read per call (engine/probes.py's PROFILER_FLAG)
   PyObject* dispatch_len;   // () -> int, or NULL
   PyObject* static_reason;  // str, or NULL
   PyObject* original;       // the original `call`

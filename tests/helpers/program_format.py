@@ -34,9 +34,14 @@ def enum(name: str) -> dict[str, int]:
 
 
 def constant(name: str) -> int:
-    found = re.search(rf"constexpr int {name} = {_NUMBER};", text())
+    """``constexpr int name``: written with its number, or as an enumerator
+    (``kFirstViewlessKind = kReinterpretTensor``)."""
+    found = re.search(rf"constexpr int {name} = ({_NUMBER}|k\w+);", text())
     assert found is not None, f"constexpr int {name} not found in {HEADER}"
-    return int(found.group(1), 0)
+    if found.group(2) is not None:
+        return int(found.group(2), 0)
+    enums = [enum(e) for e in re.findall(r"enum (\w+) : int \{", text())]
+    return next(numbers[found.group(1)] for numbers in enums if found.group(1) in numbers)
 
 
 def plain(name: str) -> str:

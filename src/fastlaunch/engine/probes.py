@@ -24,6 +24,11 @@ DEBUG_MODES = (("triton_interpret", "TRITON_INTERPRET"),
                ("dump_launch_tensors", "TORCHINDUCTOR_DUMP_LAUNCH_TENSORS"))
 
 
+# The attribute of ``profiler()`` read per call (the router, a FastSite and a
+# PlannedCall read it by this name: FastSiteSpec and PlannedCallSpec pass it).
+PROFILER_FLAG = "_is_profiler_enabled"
+
+
 class _NoProfiler:
     """Stands in for ``torch.autograd.profiler`` until torch is loaded."""
 

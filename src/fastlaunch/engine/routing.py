@@ -174,7 +174,7 @@ class FastSiteSpec:
     autotuner: Any
     launcher: object        # the planned launcher: still the selected one?
     best_launcher_mode: bool  # selected: autotuner.best_launcher, else launchers[0]
-    profiler: object        # its _is_profiler_enabled is read per call
+    profiler: object        # its profiler_flag attribute is read per call
     maybe_full: Callable[[], object] | None  # when true, the router decides
     hooks: tuple            # live launch-hook containers; any non-empty: the router
     input_count: int
@@ -183,6 +183,7 @@ class FastSiteSpec:
     fixed: tuple            # trailing grid inputs after the call's args
     grid_program: tuple[int, ...]  # fastlaunch.engine.gridexpr form of grid; may be empty
     hits: object = None     # the site's _core.HitCounter (counters.native_hits); None: uncounted
+    profiler_flag: str = full_entry.PROFILER_FLAG  # probes owns the name
 
 
 class BoundLaunch:
@@ -245,7 +246,8 @@ class BoundLaunch:
         # Steady state, inline: every condition that could send this call
         # elsewhere is checked before anything is launched.
         if (direct is not None and _switch.on and not benchmark_run and not kwargs
-                and not self._profiler._is_profiler_enabled and not self._maybe_full()
+                and not getattr(self._profiler, full_entry.PROFILER_FLAG)
+                and not self._maybe_full()
                 and self._selected(self.autotuner) is direct.launcher
                 and not (direct.hooks and any(direct.hooks))
                 and len(args) == direct.input_count and stream is not None
@@ -274,7 +276,7 @@ class BoundLaunch:
             return "benchmark_run"
         if kwargs:
             return "kwargs"
-        if self._profiler._is_profiler_enabled:
+        if getattr(self._profiler, full_entry.PROFILER_FLAG):
             return "profiler"
         for reason, probe in self._probes:
             if probe():

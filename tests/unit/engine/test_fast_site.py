@@ -475,6 +475,8 @@ def _bare_site(**changes):
      "site.best_launcher_mode: got int 1, expected True or False"),
     ("router", "launcher", {"grid_program": (1, "x")},
      "site.grid_program[1]: got str 'x', expected an int"),
+    ("router", "launcher", {"profiler_flag": None},
+     "site.profiler_flag: got NoneType None, expected a str"),
     ("router", "launcher", {"hits": 0},
      "site.hits: got int 0, expected None or a fastlaunch.runtime._core.HitCounter"),
 ])

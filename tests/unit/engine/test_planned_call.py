@@ -19,6 +19,7 @@ torch = pytest.importorskip("torch")
 
 import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
+from fastlaunch.engine import probes  # noqa: E402
 from fastlaunch.engine.planned_call import Untranslatable, planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.engine.planned_call.spec import PlannedCallSpec  # noqa: E402
@@ -500,6 +501,8 @@ def test_bad_programs_are_refused_with_field_and_value(op, message):
     ({"static_reason": b"x"},
      "planned call: static_reason: got bytes b'x', expected None or a str"),
     ({"slot_keyword": None}, "planned call: slot_keyword: got NoneType None, expected a str"),
+    ({"local_names": ("args", 5)}, "planned call: local_names[1]: got int 5, expected a str"),
+    ({"profiler_flag": 3}, "planned call: profiler_flag: got int 3, expected a str"),
     ({"self_slot": 1}, "planned call: bound_self: expected the Runner with self_slot set"),
 ])
 def test_bad_spec_fields_are_refused_with_field_and_value(fields, message):
@@ -509,10 +512,52 @@ def test_bad_spec_fields_are_refused_with_field_and_value(fields, message):
     assert str(info.value) == message
 
 
+def test_the_profiler_flag_read_is_the_one_the_spec_names():
+    """probes.PROFILER_FLAG by default: the native side writes no attribute name of its own."""
+    assert PlannedCallSpec(*[None] * 11).profiler_flag == probes.PROFILER_FLAG
+    reasons = []
+    planned = _make([(P.RETURN, -1, P.const_operand(0), 0, 0, (), None, None)], consts=("ran",),
+                    switch=types.SimpleNamespace(on=True), profiler_flag="busy",
+                    profiler=types.SimpleNamespace(busy=True, _is_profiler_enabled=False),
+                    fallback=lambda reason, *args: reasons.append(reason))
+    planned([])
+    assert reasons == ["profiler"]
+
+
 def test_a_spec_missing_a_field_is_named():
     with pytest.raises(_core.InputError) as info:
         _core.make_planned_call(types.SimpleNamespace())
     assert str(info.value) == "planned call: ops: missing, expected a PlannedCallSpec field"
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_a_spec_field_whose_read_fails_is_not_called_missing(error):
+    """Only an AttributeError is a missing field: anything else its read raises propagates."""
+    class Spec:
+        @property
+        def ops(self):
+            raise error("read failed")
+
+    with pytest.raises(error, match="read failed"):
+        _core.make_planned_call(Spec())
+
+
+def _nameless_capsule():
+    import ctypes
+
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_void_p)
+    return new(ctypes.c_void_p(8), None, None)
+
+
+@pytest.mark.parametrize(("setter", "name"), [("set_tensor_geometry", "tensor_geometry"),
+                                              ("set_aten_ops", "aten_ops")])
+@pytest.mark.parametrize("value", [_nameless_capsule(), 3])
+def test_a_capsule_of_another_name_or_none_is_refused(setter, name, value):
+    with pytest.raises(_core.InputError, match=rf"^capsule: got .*, expected the "
+                                               rf"fastlaunch\.{name}\.v1 capsule"):
+        getattr(_core, setter)(value)
 
 
 def test_island_frees_at_its_del(tmp_path):

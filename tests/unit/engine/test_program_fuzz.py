@@ -13,7 +13,9 @@ field set to a value the row refuses, the error names that op, kind and field.
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
 import types
 
 import pytest
@@ -32,15 +34,26 @@ N_SLOTS = len(LOCAL_NAMES)  # the spec's slots: one per local name
 _LABEL = re.compile(r"^planned call: op \d+( \((" + "|".join(P.NAMES) + r")\))?[ :]")
 
 
-def _make(ops: list) -> object:
+def _make(ops: list) -> str:
+    """The type made of ``ops`` ("PlannedCall"), or the InputError raised. Every
+    reference taken to an op's extra (``_HELD``) is given back, whether the
+    program is refused or its PlannedCall dropped."""
     def call(args):
         return None
 
-    return _core.make_planned_call(PlannedCallSpec(
+    spec = PlannedCallSpec(
         ops=ops, consts=CONSTS, names=NAMES, local_names=LOCAL_NAMES,
         globals={"g": 1}, builtins={}, args_slot=0, fallback=lambda *a, **k: None,
         switch=types.SimpleNamespace(on=True),
-        profiler=types.SimpleNamespace(_is_profiler_enabled=False), original=call))
+        profiler=types.SimpleNamespace(_is_profiler_enabled=False), original=call)
+    gc.disable()  # a collection in between would drop references of others
+    before = [sys.getrefcount(o) for o in _HELD]
+    try:
+        return type(_core.make_planned_call(spec)).__name__
+    finally:
+        after = [sys.getrefcount(o) for o in _HELD]
+        gc.enable()
+        assert after == before, "an op's extra leaked"
 
 
 def _rejected(ops: list) -> str:
@@ -50,7 +63,21 @@ def _rejected(ops: list) -> str:
 
 
 def test_a_valid_program_is_accepted():
-    assert type(_make([P.Op(P.RETURN, a=P.const_operand(1))])).__name__ == "PlannedCall"
+    assert _make([P.Op(P.RETURN, a=P.const_operand(1))]) == "PlannedCall"
+
+
+def test_a_refused_program_keeps_no_reference_to_its_extras():
+    """The ops placed before the refused one give back what they held (100
+    refused programs took 100 references to their unpacker)."""
+    def unpacker(value):
+        return value
+
+    ops = [P.Op(P.UNPACK, a=P.const_operand(0), operands=(1,), extra=unpacker),
+           P.Op(P.MOVE, N_SLOTS)]
+    held = sys.getrefcount(unpacker)
+    for _ in range(100):
+        _rejected(ops)
+    assert sys.getrefcount(unpacker) == held
 
 
 @pytest.mark.parametrize(("value", "shown"), [(2**32, "4294967296"), (2**70, str(2**70)),
@@ -88,8 +115,8 @@ def test_the_slot_of_an_open_context_is_its_exits_alone(body, field):
 _INTS = st.one_of(st.integers(-8, 24), st.sampled_from([2**31 - 1, 2**31, -(2**31), 2**32,
                                                          2**63, 2**64, 2**70, -(2**70)]))
 _FIELD = st.one_of(_INTS, st.sampled_from([None, 1.0, "1", True]))
-_EXTRA = st.sampled_from([None, (), ("k",), (1,), "name", compile("pass", "<f>", "exec"),
-                          len, 3])
+_EXTRA_CODE = compile("pass", "<f>", "exec")
+_EXTRA = st.sampled_from([None, (), ("k",), (1,), "name", _EXTRA_CODE, len, 3])
 _OP = st.tuples(st.one_of(st.integers(0, 17), _INTS), _FIELD, _FIELD, _FIELD, _FIELD,
                 st.one_of(st.tuples(), st.lists(_FIELD, max_size=4).map(tuple), _FIELD),
                 _EXTRA, _EXTRA)
@@ -99,7 +126,7 @@ _OP = st.tuples(st.one_of(st.integers(0, 17), _INTS), _FIELD, _FIELD, _FIELD, _F
 @given(st.lists(st.one_of(_OP, st.tuples(_INTS), st.just(None)), max_size=6))
 def test_random_programs_are_accepted_or_refused_naming_the_op(ops):
     try:
-        outcome = type(_make(ops)).__name__
+        outcome = _make(ops)
     except _core.InputError as err:
         outcome = str(err)
     assert outcome == "PlannedCall" or _LABEL.match(outcome), outcome
@@ -119,7 +146,9 @@ _VALID_SUB = {"Unused": st.just(0), "FoldedView": st.sampled_from([0, P.FOLDED_V
               "BinaryOp": st.sampled_from(_BINARY),
               "UnaryOp": st.sampled_from(list(F.enum("UnaryOp").values()))}
 _NATIVE_KINDS = F.enum("NativeKind")["kNativeKinds"]
+_FIRST_VIEWLESS = F.constant("kFirstViewlessKind")
 _CODE = compile("pass", "<island>", "exec")
+_HELD = (len, _CODE, _EXTRA_CODE)  # extras the programs hold (the fuzz's unpacker, code)
 
 
 @st.composite
@@ -132,8 +161,9 @@ def _valid_op(draw, code: int) -> P.Op:
     operands = tuple(draw(st.lists(element, min_size=count, max_size=count)))
     if row.sub == "NativeCall":
         kind = draw(st.integers(0, _NATIVE_KINDS - 1))
-        viewable = (1 << min(count, P.MAX_VIEW_OPERANDS)) - 1
-        sub = kind | (draw(st.integers(0, viewable)) if kind else 0) << P.VIEW_SHIFT
+        takes_views = 0 < kind < _FIRST_VIEWLESS
+        viewable = (1 << min(count, P.MAX_VIEW_OPERANDS)) - 1 if takes_views else 0
+        sub = kind | draw(st.integers(0, viewable)) << P.VIEW_SHIFT
     else:
         sub = draw(_VALID_SUB[row.sub])
     op = P.Op(code, sub=sub, operands=operands)
@@ -166,7 +196,8 @@ def _invalid(row: F.OpFormat, op: P.Op) -> dict[str, st.SearchStrategy]:
     if row.max_operands < F.constant("kAnyCount"):
         operands.append((*op.operands, *[0] * (row.max_operands + 1 - count)))
     native = [_NATIVE_KINDS, -1, 1 << P.VIEW_SHIFT,
-              1 | 1 << (P.VIEW_SHIFT + min(count, P.MAX_VIEW_OPERANDS))]
+              1 | 1 << (P.VIEW_SHIFT + min(count, P.MAX_VIEW_OPERANDS)),
+              _FIRST_VIEWLESS | 1 << P.VIEW_SHIFT, _NATIVE_KINDS - 1 | 1 << P.VIEW_SHIFT]
     subs = {"Unused": [1, -1], "FoldedView": [2, -1], "IslandUnbinds": [2, -1],
             "BinaryOp": [17, 19, 26, -1], "UnaryOp": [4, -1], "NativeCall": native}
     names = tuple(f"n{k}" for k in range(count))
@@ -199,7 +230,7 @@ _OPCODE = st.integers(0, len(P.NAMES) - 1)
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(_OPCODE.flatmap(_valid_op))
 def test_ops_as_the_table_says_are_accepted(op):
-    assert type(_make(_program(op)[0])).__name__ == "PlannedCall"
+    assert _make(_program(op)[0]) == "PlannedCall"
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)

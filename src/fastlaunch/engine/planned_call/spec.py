@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .. import callsite
+from .. import callsite, probes
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -27,10 +27,11 @@ class PlannedCallSpec:
     args_slot: int
     fallback: Callable[..., Any]  # (reason, *args, **kwargs) -> the original call's result
     switch: Any               # its ``on`` is read per call (config.switch)
-    profiler: Any             # its ``_is_profiler_enabled`` is read per call (probes.profiler)
+    profiler: Any             # its ``profiler_flag`` is read per call (probes.profiler)
     original: Callable[..., Any]  # the wrapper's ``call`` the PlannedCall stands for
     self_slot: int = -1       # the slot of ``self`` in a ``Runner.call``
     bound_self: Any = None    # that ``self``
     dispatch_len: Callable[[], int] | None = None  # probes.dispatch_stack_len
     static_reason: str | None = None  # a full-entry reason fixed when the program was made
     slot_keyword: str = callsite.SLOT_KEYWORD  # how a call site's bind call passes its slot
+    profiler_flag: str = probes.PROFILER_FLAG  # the attribute of ``profiler`` read
