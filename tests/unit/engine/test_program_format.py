@@ -61,7 +61,7 @@ def test_native_kinds_are_the_headers_numbered_and_named_alike():
 
 def test_the_kinds_that_take_folded_views_are_those_below_the_first_viewless_one():
     """The planner folds views only into the kinds the validator lets carry view bits."""
-    assert frozenset(range(1, F.constant("kFirstViewlessKind"))) == planner._VIEW_TAKERS
+    assert frozenset(range(1, F.constant("kFirstViewlessKind"))) == P._VIEW_TAKERS
 
 
 def test_the_check_fails_when_one_side_changes_alone(monkeypatch):
