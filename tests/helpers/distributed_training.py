@@ -191,6 +191,11 @@ def worker(rank: int, world: int, folder: Path, device_kind: str, scenario: str)
         result["stats"] = fastlaunch.stats()
         result["wrappers"] = wrappers_seen()
         torch.save(result, folder / f"rank{rank}.pt")
+        # Both ranks done before either tears its group down: a gloo rank whose
+        # peer had already destroyed the group and exited once aborted in its own
+        # teardown ("terminate called without an active exception", after its
+        # result was written; seen once in a full suite on 2 loaded cores).
+        dist.barrier()
     finally:
         dist.destroy_process_group()
 
