@@ -51,7 +51,6 @@
 #include <ATen/ops/convolution.h>
 #include <ATen/ops/mm.h>
 
-#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <optional>
@@ -287,10 +286,11 @@ std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tenso
     return std::nullopt;
   }
   c10::DispatchKeySet keys;
-  bool grad_needed = false;
+  bool requires_grad = false, forward_ad = false;
   for (const at::Tensor* t : tensors) {
     keys = keys | t->key_set();
-    grad_needed = grad_needed || t->requires_grad() || t->_fw_grad(0).defined();
+    requires_grad = requires_grad || t->requires_grad();
+    forward_ad = forward_ad || t->_fw_grad(0).defined();
   }
   const c10::DispatchKeySet effective =
       c10::impl::computeDispatchKeySet(keys, c10::DispatchKeySet(c10::DispatchKeySet::FULL));
@@ -305,10 +305,8 @@ std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tenso
   }
   // The Autograd kernel raises for an out= op when grad is needed (GradMode
   // on) and after the call when forward AD is: the dispatcher's call does that.
-  if (effective.has(autograd) && grad_needed &&
-      (c10::GradMode::is_enabled() || std::any_of(tensors.begin(), tensors.end(), [](auto* t) {
-         return t->_fw_grad(0).defined();
-       }))) {
+  if (effective.has(autograd) &&
+      ((requires_grad && c10::GradMode::is_enabled()) || forward_ad)) {
     return std::nullopt;
   }
   return StaticRoute{device, effective.has(c10::DispatchKey::ADInplaceOrView)};

@@ -22,6 +22,12 @@ SHIM = registry.ATEN_OPS
 _module: list[object] = []  # the shim's module once loaded
 
 
+def _check_switch(on: object) -> None:
+    if not isinstance(on, bool):
+        msg = f"on: got {on!r}, expected True or False"
+        raise TypeError(msg)
+
+
 def _activate(module: object) -> None:
     _core.set_aten_ops(module.capsule())  # type: ignore[attr-defined]
     module.set_prepared_ops(config.get().prepared_ops)  # type: ignore[attr-defined]
@@ -32,9 +38,7 @@ def prepare(on: bool) -> None:
     """Run the GEMMs the shim takes on their kernel directly where that is the same
     call (True, ``FASTLAUNCH_PREPARED_OPS``' default) or through ATen's dispatcher
     (False), for A/B measurements; nothing until the shim is loaded."""
-    if not isinstance(on, bool):
-        msg = f"on: got {on!r}, expected True or False"
-        raise TypeError(msg)
+    _check_switch(on)
     if _module:
         _module[0].set_prepared_ops(on)  # type: ignore[attr-defined]
 
@@ -54,9 +58,7 @@ def reset_static_gemms() -> None:
 def use(on: bool) -> bool:
     """Run tagged calls through the loaded shim (True) or their Python callables
     (False), for A/B measurements; returns whether the shim is in use now."""
-    if not isinstance(on, bool):
-        msg = f"on: got {on!r}, expected True or False"
-        raise TypeError(msg)
+    _check_switch(on)
     _core.set_aten_ops(_module[0].capsule() if on and _module else None)  # type: ignore[attr-defined]
     return _core.has_aten_ops()
 
