@@ -56,7 +56,20 @@
 #include <optional>
 #include <tuple>
 
+// The cached cuBLASLt tier needs CUDA's headers (fastlaunch.builds defines
+// FASTLAUNCH_CUBLASLT where it found them) and ATen's cuBLASLt workspace
+// (torch 2.9 and later).
+#if defined(FASTLAUNCH_TORCH_CUDA) && defined(FASTLAUNCH_CUBLASLT) && \
+    (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 9))
+#define FASTLAUNCH_LT_TIER 1
+#include <c10/cuda/CUDAGraphsC10Utils.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
+
 #include "core/program_format.h"
+#ifdef FASTLAUNCH_LT_TIER
+#include "shims/cublaslt_plans.h"
+#endif
 
 namespace {
 
@@ -342,6 +355,64 @@ void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::T
   if (route.bump_version) torch::autograd::impl::bump_version(out);
 }
 
+#ifdef FASTLAUNCH_LT_TIER
+// The cached cuBLASLt tier (shims/cublaslt_plans.h): the plans, and per
+// kind the GEMMs they ran and per reason the CUDA GEMMs they did not.
+fastlaunch::cublaslt::Plans g_plans;                                   // under the GIL
+uint64_t g_planned_gemms[kBaddbmm + 1] = {};                           // under the GIL
+uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};          // under the GIL
+
+// Runs a CUDA GEMM through its problem's plan (true), or sets why not (false:
+// nothing ran, static dispatch takes the call). A problem's first call builds
+// and checks its plan, then runs ATen's kernel like any call that is declined.
+bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
+                const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta,
+                const at::Scalar& alpha, fastlaunch::cublaslt::Decline* why) {
+  namespace lt = fastlaunch::cublaslt;
+  lt::Call call;
+  if (auto declined = lt::Describe(kind, out, x, a, b, beta, alpha, &call)) {
+    *why = *declined;
+    return false;
+  }
+  c10::cuda::CUDAGuard device(out.device());
+  auto found = g_plans.find(call.problem);
+  if (found == g_plans.end()) {
+    if (g_plans.size() >= lt::kMaxPlans) {
+      *why = lt::kFull;
+      return false;
+    }
+    if (c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None) {
+      *why = lt::kCapture;  // the check synchronizes: a call outside a capture plans it
+      return false;
+    }
+    const StaticRoute scratch{route.device, false};  // no version counter to bump
+    auto reference = [&](at::Tensor& o, const at::Tensor* bias, const at::Tensor& m1,
+                         const at::Tensor& m2) {
+      StaticGemm(scratch, kind, o, bias, m1, m2, beta, alpha);
+    };
+    std::unique_ptr<lt::Plan> plan;
+    try {
+      plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
+    } catch (const c10::Error&) {  // planning failed: the problem keeps static dispatch
+      plan = std::make_unique<lt::Plan>();
+      plan->refused = lt::kError;
+    }
+    const lt::Decline refused = plan->refused;
+    g_plans.emplace(call.problem, std::move(plan));
+    *why = refused == lt::kDeclines ? lt::kFirstCall : refused;
+    return false;
+  }
+  lt::Plan& plan = *found->second;
+  if (plan.refused != lt::kDeclines) {
+    *why = plan.refused;
+    return false;
+  }
+  WithoutGil([&] { lt::Run(plan, call); });
+  if (route.bump_version) torch::autograd::impl::bump_version(out);
+  return true;
+}
+#endif  // FASTLAUNCH_LT_TIER
+
 // torch.mm / torch.bmm (a, b, *, out=out); torch.addmm / torch.baddbmm
 // (input, a, b, *, beta=1, alpha=1, out=out): the out= forms Inductor writes.
 PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
@@ -370,6 +441,16 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
   std::optional<StaticRoute> route;
   if (g_prepared) route = add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
   if (route) {
+#ifdef FASTLAUNCH_LT_TIER
+    if (route->device == c10::DeviceType::CUDA) {
+      fastlaunch::cublaslt::Decline why = fastlaunch::cublaslt::kDeclines;
+      if (TryPlanned(*route, kind, target, x, *a, *b, beta, alpha, &why)) {
+        ++g_planned_gemms[kind];
+        return NewRef(out_param.obj);
+      }
+      ++g_kept_static[why];
+    }
+#endif
     WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
     ++g_static_gemms[kind];  // ran (an error propagates uncounted, as call.native_op)
   } else {
@@ -599,5 +680,28 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "GEMMs through static dispatch where it is the same call (True) or ATen's dispatcher");
   m.def("reset_static_gemms", []() {
     for (uint64_t& count : g_static_gemms) count = 0;
+  });
+  m.def("cublaslt", []() {
+    py::dict gemms, declined;
+#ifdef FASTLAUNCH_LT_TIER
+    for (int kind = kMm; kind <= kBaddbmm; ++kind) {
+      if (g_planned_gemms[kind] != 0) gemms[py::int_(kind)] = g_planned_gemms[kind];
+    }
+    for (int why = 0; why < fastlaunch::cublaslt::kDeclines; ++why) {
+      if (g_kept_static[why] != 0) {
+        declined[fastlaunch::cublaslt::kDeclineNames[why]] = g_kept_static[why];
+      }
+    }
+    return py::make_tuple(true, gemms, declined);
+#else
+    return py::make_tuple(false, gemms, declined);
+#endif
+  }, "(built with the cuBLASLt tier, {native kind: GEMMs run through a plan}, "
+     "{reason: CUDA GEMMs that kept static dispatch}) since the last reset");
+  m.def("reset_cublaslt", []() {
+#ifdef FASTLAUNCH_LT_TIER
+    for (uint64_t& count : g_planned_gemms) count = 0;
+    for (uint64_t& count : g_kept_static) count = 0;
+#endif
   });
 }

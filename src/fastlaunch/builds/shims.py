@@ -63,6 +63,10 @@ log = logging.getLogger("fastlaunch.builds.shims")
 BUILD_TIMEOUT_S = 900
 PROGRESS_S = 10.0  # a progress line this often while a build runs
 CUDA_DEFINE = "-DFASTLAUNCH_TORCH_CUDA"
+CUBLASLT_DEFINE = "-DFASTLAUNCH_CUBLASLT"
+#: What a cuda shim's cuBLASLt tier includes, through ATen's CUDA context.
+CUDA_HEADERS = ("cuda_runtime_api.h", "crt/host_defines.h", "nv/target", "cublas_v2.h",
+                "cublasLt.h", "cusparse.h", "cusolverDn.h")
 SHIM_FLAGS_VAR = "FASTLAUNCH_SHIM_FLAGS"
 
 
@@ -107,15 +111,43 @@ def torch_has_cuda() -> bool:
         Path(torch.__file__).resolve().parent / "lib" / "libtorch_cuda.so").exists()
 
 
+def cuda_include_dirs() -> tuple[str, ...]:
+    """The folders holding every header of CUDA_HEADERS: the nvidia wheels the
+    installed torch depends on (its own CUDA version), else the toolkit's
+    (``CUDA_HOME``, ``CUDA_PATH``, ``/usr/local/cuda``); () where neither has
+    them all (a CUDA torch without CUDA's headers still builds its shims,
+    without the cuBLASLt tier)."""
+    wheels: list[Path] = []
+    spec = importlib.util.find_spec("nvidia")
+    for root in (spec.submodule_search_locations or []) if spec is not None else []:
+        wheels.extend(sorted(Path(root).glob("*/include")))
+    toolkits = [Path(os.environ[var]) / "include" for var in ("CUDA_HOME", "CUDA_PATH")
+                if os.environ.get(var)]
+    for candidates in (wheels, [*toolkits, Path("/usr/local/cuda/include")][:1]):
+        found: list[str] = []
+        for header in CUDA_HEADERS:
+            folder = next((c for c in candidates if (c / header).exists()), None)
+            if folder is None:
+                break
+            if str(folder) not in found:
+                found.append(str(folder))
+        else:
+            return tuple(found)
+    return ()
+
+
 def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
     shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
-    one rule for every build place; ``_core`` never links libtorch). The flags
+    one rule for every build place; ``_core`` never links libtorch), and
+    CUBLASLT_DEFINE with CUDA's include folders where they are found. The flags
     of SHIM_FLAGS_VAR go to both (the asan env's sanitizers, a test setting read
     from the environment, not a ``Config`` field) and so into the key."""
     extra = tuple(shlex.split(os.environ.get(SHIM_FLAGS_VAR, "")))
     if shim.cuda and torch_has_cuda():
-        return (*shim.cflags, CUDA_DEFINE, *extra), ("-ltorch_cuda", *extra)
+        headers = cuda_include_dirs()
+        cublaslt = (CUBLASLT_DEFINE, *(f"-I{folder}" for folder in headers)) if headers else ()
+        return (*shim.cflags, CUDA_DEFINE, *cublaslt, *extra), ("-ltorch_cuda", *extra)
     return (*shim.cflags, *extra), extra
 
 

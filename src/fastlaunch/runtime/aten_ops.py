@@ -55,6 +55,23 @@ def reset_static_gemms() -> None:
         _module[0].reset_static_gemms()  # type: ignore[attr-defined]
 
 
+def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:
+    """The cached cuBLASLt tier of the CUDA GEMMs: whether the loaded shim was
+    built with it (CUDA's headers found, torch 2.9 or later), the GEMMs run
+    through a checked plan per native kind, and per reason the CUDA GEMMs that
+    kept static dispatch (``form``, ``first_call``, ``mismatch``, ...; see
+    ``aten_ops.cpp``). (False, {}, {}) until the shim is loaded."""
+    if not _module:
+        return False, {}, {}
+    built, gemms, declined = _module[0].cublaslt()  # type: ignore[attr-defined]
+    return bool(built), dict(gemms), dict(declined)
+
+
+def reset_cublaslt() -> None:
+    if _module:
+        _module[0].reset_cublaslt()  # type: ignore[attr-defined]
+
+
 def use(on: bool) -> bool:
     """Run tagged calls through the loaded shim (True) or their Python callables
     (False), for A/B measurements; returns whether the shim is in use now."""

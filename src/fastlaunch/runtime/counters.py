@@ -77,6 +77,10 @@ def stats(per_site: bool = False) -> dict:
         snapshot["call.native_op"] += ran
         snapshot["call.native_declined"] += declined
     snapshot["call.native_static"] += sum(aten_ops.static_gemms().values())
+    _, planned_gemms, kept_static = aten_ops.cublaslt()
+    snapshot["call.native_cublaslt"] += sum(planned_gemms.values())
+    for reason, count in kept_static.items():
+        snapshot[f"call.cublaslt_declined.{reason}"] += count
     return {k: v for k, v in sorted(snapshot.items()) if v}
 
 
@@ -100,3 +104,4 @@ def reset_stats() -> None:
     _core.reset_fast_hits()
     _core.reset_planned_call_runs()
     aten_ops.reset_static_gemms()
+    aten_ops.reset_cublaslt()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,6 +193,7 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     the key, and the child gets them from its command line."""
     pytest.importorskip("torch")
     monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)  # tox -e asan sets it
+    monkeypatch.setattr(shims, "cuda_include_dirs", lambda: ())  # CUDA's headers: below
     aten, accessor = registry.ATEN_OPS, registry.TORCH_ACCESSOR
     keys = {}
     for has_cuda in (False, True):
@@ -222,6 +224,43 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     (args, kwargs), = compiled
     assert list(args[2]) == [*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA"]
     assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False, "lock_fd": None}
+
+
+def _headers(root, names):
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("")
+    return root
+
+
+def test_the_cublaslt_tier_is_built_where_cudas_headers_are(monkeypatch, tmp_path):
+    """A CUDA torch's ATen shim gets the cuBLASLt tier's define and CUDA's include
+    folders when every header the tier includes is found: in the nvidia wheels torch
+    depends on (their own CUDA), else in the toolkit; with one missing, none (the
+    shim builds without the tier), and the flags are in the key."""
+    pytest.importorskip("torch")
+    monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)
+    monkeypatch.setattr(shims, "torch_has_cuda", lambda: True)
+    wheels = tmp_path / "site" / "nvidia"
+    _headers(wheels / "cu13" / "include", shims.CUDA_HEADERS[:-1])
+    (wheels / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "nvidia", raising=False)
+    toolkit = _headers(tmp_path / "cuda" / "include", shims.CUDA_HEADERS)
+    monkeypatch.setenv("CUDA_HOME", str(toolkit.parent))
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    aten = registry.ATEN_OPS
+    base = (*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA")
+    assert shims.cuda_include_dirs() == (str(toolkit),)  # the wheels lack cusolverDn.h
+    assert shims.flags(aten)[0] == (*base, "-DFASTLAUNCH_CUBLASLT", f"-I{toolkit}")
+    toolkit_key = shims.key(aten)
+    _headers(wheels / "cu13" / "include", shims.CUDA_HEADERS[-1:])
+    assert shims.cuda_include_dirs() == (str(wheels / "cu13" / "include"),)
+    assert shims.key(aten) != toolkit_key
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path / "nowhere"))
+    (wheels / "cu13" / "include" / "cublasLt.h").unlink()
+    assert shims.cuda_include_dirs() == ()
+    assert shims.flags(aten) == (base, ("-ltorch_cuda",))
 
 
 def test_shim_flags_from_the_environment_reach_compiler_linker_and_key(monkeypatch, tmp_path):

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: Apache-2.0
+// Prepared CUDA GEMMs: the cached cuBLASLt tier of the ATen shim
+// (aten_ops.cpp includes this where FASTLAUNCH_LT_TIER is set).
+//
+// ATen's CUDA GEMM redoes work on every call: its cuBLASLt path creates and
+// destroys a matmul descriptor, three layouts and a preference and runs the
+// heuristic query, and its cuBLAS path re-derives transposes and leading
+// dimensions. A Plan does that once per problem. It holds the descriptor, the
+// layouts and the heuristic's algorithm.
+//
+// A plan is used only after it proved itself in this process: on random inputs
+// of the problem's geometry and pointer alignment, its result must equal ATen's
+// own kernel's byte for byte. Otherwise the problem keeps a refused plan, and
+// its calls keep static dispatch.
+//
+// Forms it takes:
+//   - mm and bmm;
+//   - addmm with a 1-D bias, beta 1 and alpha 1 (the bias epilogue);
+//   - in fp32, fp16 and bf16, with operands row- or column-major and no copies.
+// Every cuBLASLt return code is checked; a failure is a c10::Error naming the
+// call and the status.
+//
+// The cuBLASLt symbols resolve to the library torch loaded (libtorch_cuda
+// depends on it), so the shim links nothing more.
+#pragma once
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/cuda/CUDAContextLight.h>
+#include <ATen/cuda/tunable/Tunable.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cublasLt.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <type_traits>
+#include <unordered_map>
+
+#include "core/program_format.h"
+
+namespace fastlaunch::cublaslt {
+
+// Why a CUDA GEMM kept static dispatch instead of a plan (counted per call).
+enum Decline {
+  kForm,           // not a form the tier takes (dtype, layout, scalars, aliasing, empty)
+  kCapture,        // its first call came during a CUDA graph capture (no check possible)
+  kDeterministic,  // torch.use_deterministic_algorithms(True): ATen's kernel only
+  kTunable,        // TunableOp is on: ATen's tuned choice only
+  kAccumulation,   // fp16 accumulation allowed: ATen computes in fp16
+  kNoAlgorithm,    // the heuristic found no algorithm
+  kMismatch,       // the plan's result differed from ATen's on the check
+  kError,          // a cuBLASLt or ATen call failed while planning
+  kFull,           // kMaxPlans problems are planned already
+  kFirstCall,      // the call that built and checked its problem's plan ran ATen's kernel
+  kDeclines
+};
+constexpr const char* kDeclineNames[kDeclines] = {
+    "form",     "capture", "deterministic", "tunable", "fp16_accumulation",
+    "no_algorithm", "mismatch", "error", "full", "first_call"};
+constexpr size_t kMaxPlans = 1024;
+
+// An operand as cuBLASLt stores it (column-major): rows, cols, leading
+// dimension and batch stride as stored, and whether the op transposes it.
+struct Matrix {
+  int64_t rows = 0, cols = 0, ld = 0, batch_stride = 0;
+  bool transposed = false;
+};
+
+// `t` holds a row-major (r x c) matrix per batch. Stored row-major, it is a
+// column-major (c x r) one. Stored column-major, it is (r x c), transposed by
+// the op. False where neither holds without a copy (ATen would copy).
+inline bool AsColumnMajor(const at::Tensor& t, int64_t r, int64_t c, Matrix* m) {
+  const int64_t d = t.dim();
+  const int64_t s_row = t.stride(d - 2), s_col = t.stride(d - 1);
+  const int64_t batch_stride = d == 3 ? t.stride(0) : 0;
+  if (s_col == 1 && s_row >= std::max<int64_t>(1, c)) {
+    *m = Matrix{c, r, s_row, batch_stride, false};
+    return true;
+  }
+  if (s_row == 1 && s_col >= std::max<int64_t>(1, r)) {
+    *m = Matrix{r, c, s_col, batch_stride, true};
+    return true;
+  }
+  return false;
+}
+
+// The largest power of two up to 256 dividing the address: what cuBLASLt's
+// kernels may assume of a pointer (ATen's cuBLASLt path passes the same).
+inline int64_t Alignment(const void* ptr) {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  int64_t alignment = 1;
+  while (alignment < 256 && address % static_cast<uintptr_t>(alignment * 2) == 0) alignment *= 2;
+  return alignment;
+}
+
+// One problem: everything its plan depends on, and everything ATen's own
+// choice of kernel may depend on (so a changed flag is another problem).
+struct Problem {
+  enum Field {
+    kKind, kDtype, kDevice, kBatch, kM, kN, kK, kTransA, kTransB, kLdA, kLdB, kLdC,
+    kStrideA, kStrideB, kStrideC, kBias, kAlignA, kAlignB, kAlignC, kAlignBias, kTf32,
+    kFp16Reduction, kBf16Reduction, kBackend, kWorkspace, kFields
+  };
+  std::array<int64_t, kFields> v{};
+  bool operator==(const Problem& o) const { return v == o.v; }
+};
+
+struct ProblemHash {
+  size_t operator()(const Problem& p) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the fields
+    for (int64_t x : p.v) h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+inline void Check(cublasStatus_t status, const char* what) {
+  TORCH_CHECK(status == CUBLAS_STATUS_SUCCESS, "fastlaunch: ", what, " failed: ",
+              cublasGetStatusString(status));
+}
+
+struct Plan {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  Decline refused = kDeclines;  // kDeclines: usable
+  std::mutex bias;  // a call's bias pointer sits in the shared descriptor until it ran
+  Plan() = default;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+  ~Plan() {  // destroying valid objects cannot fail; nothing could report it here
+    if (c != nullptr) cublasLtMatrixLayoutDestroy(c);
+    if (b != nullptr) cublasLtMatrixLayoutDestroy(b);
+    if (a != nullptr) cublasLtMatrixLayoutDestroy(a);
+    if (desc != nullptr) cublasLtMatmulDescDestroy(desc);
+  }
+};
+
+// A GEMM in the tier's terms: its problem and this call's pointers.
+// cuBLASLt computes D^T = B^T A^T: its A is the call's mat2, its B the call's mat1.
+struct Call {
+  Problem problem;
+  Matrix a, b;
+  const void *a_ptr = nullptr, *b_ptr = nullptr, *bias_ptr = nullptr;
+  void* c_ptr = nullptr;
+};
+
+inline cudaDataType_t DataType(at::ScalarType dtype) {
+  switch (dtype) {
+    case at::kHalf: return CUDA_R_16F;
+    case at::kBFloat16: return CUDA_R_16BF;
+    default: return CUDA_R_32F;
+  }
+}
+
+// The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
+// of the tier, or the reason it is not one.
+inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at::Tensor* x,
+                                       const at::Tensor& a, const at::Tensor& b,
+                                       const at::Scalar& beta, const at::Scalar& alpha,
+                                       Call* call) {
+  using namespace program_format;  // NOLINT(google-build-using-namespace)
+  const at::ScalarType dtype = out.scalar_type();
+  const bool batched = kind == kBmm;
+  const int64_t dims = batched ? 3 : 2;
+  if (kind == kBaddbmm || (dtype != at::kFloat && dtype != at::kHalf && dtype != at::kBFloat16) ||
+      a.scalar_type() != dtype || b.scalar_type() != dtype || out.dim() != dims ||
+      a.dim() != dims || b.dim() != dims) {
+    return kForm;
+  }
+  const int64_t batch = batched ? out.size(0) : 1;
+  const int64_t m = a.size(dims - 2), k = a.size(dims - 1), n = b.size(dims - 1);
+  if (b.size(dims - 2) != k || out.size(dims - 2) != m || out.size(dims - 1) != n ||
+      (batched && (a.size(0) != batch || b.size(0) != batch)) || m == 0 || n == 0 || k == 0 ||
+      batch == 0 || a.device() != out.device() || b.device() != out.device() ||
+      out.is_alias_of(a) || out.is_alias_of(b)) {
+    return kForm;
+  }
+  // The output as cuBLASLt's D: column-major (n x m) per batch, not transposed,
+  // its batches apart.
+  Matrix c;
+  if (!AsColumnMajor(out, m, n, &c) || c.transposed ||
+      (batch > 1 && c.batch_stride < c.ld * m)) {
+    return kForm;
+  }
+  if (!AsColumnMajor(b, k, n, &call->a) || !AsColumnMajor(a, m, k, &call->b)) return kForm;
+  int64_t bias_alignment = 0;
+  if (kind == kAddmm) {
+    if (!beta.isIntegral(false) || beta.toLong() != 1 || !alpha.isIntegral(false) ||
+        alpha.toLong() != 1 || x->dim() != 1 || x->size(0) != n || x->scalar_type() != dtype ||
+        x->device() != out.device() || (n > 1 && x->stride(0) != 1) || out.is_alias_of(*x)) {
+      return kForm;
+    }
+    call->bias_ptr = x->const_data_ptr();
+    bias_alignment = Alignment(call->bias_ptr);
+  }
+  auto& ctx = at::globalContext();
+  if (ctx.deterministicAlgorithms()) return kDeterministic;
+  if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
+  if (dtype == at::kHalf && ctx.allowFP16AccumulationCuBLAS()) return kAccumulation;
+  call->a_ptr = b.const_data_ptr();
+  call->b_ptr = a.const_data_ptr();
+  call->c_ptr = out.data_ptr();
+  using P = Problem;
+  auto& v = call->problem.v;
+  v[P::kKind] = kind;
+  v[P::kDtype] = static_cast<int64_t>(dtype);
+  v[P::kDevice] = out.device().index();
+  v[P::kBatch] = batch;
+  v[P::kM] = m;
+  v[P::kN] = n;
+  v[P::kK] = k;
+  v[P::kTransA] = call->a.transposed;
+  v[P::kTransB] = call->b.transposed;
+  v[P::kLdA] = call->a.ld;
+  v[P::kLdB] = call->b.ld;
+  v[P::kLdC] = c.ld;
+  v[P::kStrideA] = call->a.batch_stride;
+  v[P::kStrideB] = call->b.batch_stride;
+  v[P::kStrideC] = c.batch_stride;
+  v[P::kBias] = kind == kAddmm;
+  v[P::kAlignA] = Alignment(call->a_ptr);
+  v[P::kAlignB] = Alignment(call->b_ptr);
+  v[P::kAlignC] = Alignment(call->c_ptr);
+  v[P::kAlignBias] = bias_alignment;
+  v[P::kTf32] = ctx.allowTF32CuBLAS();
+  v[P::kFp16Reduction] = static_cast<int64_t>(ctx.allowFP16ReductionCuBLAS());
+  v[P::kBf16Reduction] = static_cast<int64_t>(ctx.allowBF16ReductionCuBLAS());
+  v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
+  v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
+  return std::nullopt;
+}
+
+inline cublasLtMatrixLayout_t Layout(cudaDataType_t type, const Matrix& m, int64_t batch) {
+  cublasLtMatrixLayout_t layout = nullptr;
+  Check(cublasLtMatrixLayoutCreate(&layout, type, static_cast<uint64_t>(m.rows),
+                                   static_cast<uint64_t>(m.cols), m.ld),
+        "cublasLtMatrixLayoutCreate");
+  if (batch > 1) {
+    const int32_t count = static_cast<int32_t>(batch);
+    cublasStatus_t status = cublasLtMatrixLayoutSetAttribute(
+        layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count));
+    if (status == CUBLAS_STATUS_SUCCESS) {
+      status = cublasLtMatrixLayoutSetAttribute(
+          layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &m.batch_stride,
+          sizeof(m.batch_stride));
+    }
+    if (status != CUBLAS_STATUS_SUCCESS) {
+      cublasLtMatrixLayoutDestroy(layout);
+      Check(status, "cublasLtMatrixLayoutSetAttribute");
+    }
+  }
+  return layout;
+}
+
+inline void SetDesc(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute,
+                    const void* value, size_t size) {
+  Check(cublasLtMatmulDescSetAttribute(desc, attribute, value, size),
+        "cublasLtMatmulDescSetAttribute");
+}
+
+// The descriptor, layouts and algorithm of `call`'s problem (refused =
+// kNoAlgorithm when the heuristic has none).
+inline void Build(const Call& call, Plan* plan) {
+  using P = Problem;
+  const auto& v = call.problem.v;
+  const auto dtype = static_cast<at::ScalarType>(v[P::kDtype]);
+  const cudaDataType_t type = DataType(dtype);
+  const cublasComputeType_t compute = dtype == at::kFloat && v[P::kTf32] != 0
+                                          ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                          : CUBLAS_COMPUTE_32F;
+  Check(cublasLtMatmulDescCreate(&plan->desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  const cublasOperation_t ta = call.a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t tb = call.b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  SetDesc(plan->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+  SetDesc(plan->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+  if (v[P::kBias] != 0) {
+    const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    SetDesc(plan->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue));
+    SetDesc(plan->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &type, sizeof(type));
+  }
+  const int64_t batch = v[P::kBatch];
+  plan->a = Layout(type, call.a, batch);
+  plan->b = Layout(type, call.b, batch);
+  plan->c = Layout(type, Matrix{v[P::kN], v[P::kM], v[P::kLdC], v[P::kStrideC], false}, batch);
+  cublasLtMatmulPreference_t preference = nullptr;
+  Check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  std::unique_ptr<std::remove_pointer_t<cublasLtMatmulPreference_t>,
+                  cublasStatus_t (*)(cublasLtMatmulPreference_t)>
+      owned(preference, cublasLtMatmulPreferenceDestroy);
+  const uint64_t workspace = static_cast<uint64_t>(v[P::kWorkspace]);
+  Check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                             &workspace, sizeof(workspace)),
+        "cublasLtMatmulPreferenceSetAttribute");
+  const std::pair<cublasLtMatmulPreferenceAttributes_t, P::Field> alignments[] = {
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, P::kAlignA},
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, P::kAlignB},
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, P::kAlignC},
+      {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, P::kAlignC}};
+  for (const auto& [attribute, field] : alignments) {
+    const uint32_t bytes = static_cast<uint32_t>(v[field]);
+    Check(cublasLtMatmulPreferenceSetAttribute(preference, attribute, &bytes, sizeof(bytes)),
+          "cublasLtMatmulPreferenceSetAttribute");
+  }
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
+      at::cuda::getCurrentCUDABlasLtHandle(), plan->desc, plan->a, plan->b, plan->c, plan->c,
+      preference, 1, &result, &found);
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED || (status == CUBLAS_STATUS_SUCCESS && found == 0)) {
+    plan->refused = kNoAlgorithm;
+    return;
+  }
+  Check(status, "cublasLtMatmulAlgoGetHeuristic");
+  plan->algo = result.algo;
+}
+
+// The plan's GEMM on the current stream with ATen's cuBLASLt handle and
+// workspace, as ATen's own cuBLASLt path runs.
+inline void Run(Plan& plan, const Call& call) {
+  const float one = 1.0f, zero = 0.0f;
+  std::unique_lock<std::mutex> bias(plan.bias, std::defer_lock);
+  if (call.bias_ptr != nullptr) {
+    bias.lock();
+    SetDesc(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &call.bias_ptr, sizeof(call.bias_ptr));
+  }
+  Check(cublasLtMatmul(at::cuda::getCurrentCUDABlasLtHandle(), plan.desc, &one, call.a_ptr,
+                       plan.a, call.b_ptr, plan.b, &zero, call.c_ptr, plan.c, call.c_ptr, plan.c,
+                       &plan.algo, at::cuda::getCUDABlasLtWorkspace(),
+                       at::cuda::getCUDABlasLtWorkspaceSize(), at::cuda::getCurrentCUDAStream()),
+        "cublasLtMatmul");
+}
+
+// A tensor of `like`'s sizes and strides whose data pointer has `alignment`
+// (as Alignment reads it), filled with normal samples of `generator`.
+inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator) {
+  int64_t extent = 1;
+  for (int64_t d = 0; d < like.dim(); ++d) extent += (like.size(d) - 1) * like.stride(d);
+  // the caching allocator's blocks are 512-byte aligned: an offset of
+  // `alignment` bytes has exactly that alignment below 256
+  const int64_t offset = alignment >= 256 ? 0 : alignment / like.element_size();
+  at::Tensor storage =
+      at::randn({extent + offset}, generator, like.options().device(at::kCPU)).to(like.device());
+  return storage.as_strided(like.sizes(), like.strides(), offset);
+}
+
+// `t`'s bits as integers of its element size: NaN and -0.0 compare exactly.
+inline at::Tensor Bits(const at::Tensor& t) {
+  return t.view(t.element_size() == 2 ? at::kShort : at::kInt);
+}
+
+// ATen's own kernel for the problem: (out, bias or NULL, mat1, mat2).
+using Reference =
+    std::function<void(at::Tensor&, const at::Tensor*, const at::Tensor&, const at::Tensor&)>;
+
+// The plan of `call`'s problem, checked against `reference` on random inputs
+// of the call's geometry and alignment (a private generator: the user's random
+// state is untouched). Touches none of the call's own tensors.
+inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
+                                      const at::Tensor* x, const at::Tensor& a,
+                                      const at::Tensor& b, const Reference& reference) {
+  auto plan = std::make_unique<Plan>();
+  Build(call, plan.get());
+  if (plan->refused != kDeclines) return plan;
+  using P = Problem;
+  const auto& v = call.problem.v;
+  at::Generator generator = at::detail::createCPUGenerator(0x5eed);
+  at::Tensor sa = Sample(a, v[P::kAlignB], generator);
+  at::Tensor sb = Sample(b, v[P::kAlignA], generator);
+  std::optional<at::Tensor> sx;
+  if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator);
+  at::Tensor expected = Sample(out, v[P::kAlignC], generator);
+  at::Tensor actual = Sample(out, v[P::kAlignC], generator);
+  reference(expected, sx ? &*sx : nullptr, sa, sb);
+  Call check = call;
+  check.a_ptr = sb.const_data_ptr();
+  check.b_ptr = sa.const_data_ptr();
+  check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
+  check.c_ptr = actual.data_ptr();
+  Run(*plan, check);
+  if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
+  return plan;
+}
+
+// The plans of this process, by problem, at most kMaxPlans.
+using Plans = std::unordered_map<Problem, std::unique_ptr<Plan>, ProblemHash>;
+
+}  // namespace fastlaunch::cublaslt

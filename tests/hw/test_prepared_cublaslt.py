@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The cached cuBLASLt tier of the planned call's CUDA GEMMs (shims/cublaslt_plans.h)
+on a real GPU.
+
+A GEMM the tier takes is planned at its problem's first call, and checked there
+bit for bit against ATen's own kernel. From then on it runs through the plan.
+Each test compares the planned call's bits with ATen's own call (``torch.mm(out=)``
+and so on) on identical inputs, and counts how each GEMM ran."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
+
+from fastlaunch.engine.planned_call import planner  # noqa: E402
+from fastlaunch.runtime import aten_ops  # noqa: E402
+from fastlaunch.testing import call_trace  # noqa: E402
+
+pytestmark = pytest.mark.cuda
+
+_WRAPPER = """import torch
+from torch._inductor.select_algorithm import extern_kernels
+def call(args):
+    {names}, out = args
+    args.clear()
+    extern_kernels.{op}({names}, {extra}out=out)
+    return (out,)
+"""
+_OPS = {"mm": ("a, b", ""), "bmm": ("a, b", ""), "addmm": ("x, a, b", "alpha=1, beta=1, ")}
+
+
+@pytest.fixture(scope="module")
+def shim():
+    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
+    built, _, _ = aten_ops.cublaslt()
+    assert built, "the ATen shim was built without the cuBLASLt tier (CUDA headers not found)"
+    return aten_ops
+
+
+def _planned(tmp_path, op):
+    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
+
+    names, extra = _OPS[op]
+    path = tmp_path / f"{op}.py"
+    path.write_text(_WRAPPER.format(names=names, op=op, extra=extra))
+    module = call_trace.load_file(path)
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary()["native"] == 1
+    return planner.plan(module.call, op, program)
+
+
+def _aten(op, inputs, out):
+    if op == "addmm":
+        return torch.addmm(*inputs, alpha=1, beta=1, out=out)
+    return getattr(torch, op)(*inputs, out=out)
+
+
+def _bits(t):
+    return t.view(torch.int16 if t.element_size() == 2 else torch.int32)
+
+
+def _tier():
+    _, gemms, declined = aten_ops.cublaslt()
+    return sum(gemms.values()), declined
+
+
+# (op, input shapes, transposed operands): the 12-layer GPT-2's GEMMs, a
+# transposed weight (nn.Linear's), a bias, a batch, a sliced leading dimension.
+PROBLEMS = [
+    ("mm", [(16, 256), (256, 768)], ()),
+    ("mm", [(16, 256), (256, 1024)], ()),
+    ("mm", [(16, 1024), (1024, 256)], ()),
+    ("mm", [(16, 256), (768, 256)], (1,)),
+    ("mm", [(33, 70), (96, 70)], (1,)),
+    ("addmm", [(768,), (16, 256), (256, 768)], ()),
+    ("addmm", [(256,), (16, 1024), (256, 1024)], (2,)),
+    ("bmm", [(4, 16, 64), (4, 64, 16)], ()),
+    ("bmm", [(4, 16, 64), (4, 16, 64)], (1,)),
+]
+
+
+def _inputs(shapes, transposed, dtype, seed):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    inputs = []
+    for i, shape in enumerate(shapes):
+        t = torch.randn(shape, device="cuda", dtype=dtype, generator=generator)
+        inputs.append(t.transpose(-1, -2) if i in transposed else t)
+    return inputs
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("tf32", [False, True])
+def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
+    """Every problem, three calls each with new inputs. The first plans and checks
+    (ATen's kernel runs); the others run the plan, or ATen's kernel where the check
+    refused it (counted by reason). Every result is ATen's, bit for bit."""
+    if tf32 and dtype != torch.float32:
+        pytest.skip("TF32 applies to fp32 only")
+    calls = {op: _planned(tmp_path, op) for op in _OPS}
+    previous = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    aten_ops.reset_cublaslt()
+    try:
+        for op, shapes, transposed in PROBLEMS:
+            for seed in range(3):
+                inputs = _inputs(shapes, transposed, dtype, seed)
+                rows = inputs[-2].shape[:-1] if op != "bmm" else inputs[0].shape[:-1]
+                out_shape = (*rows, inputs[-1].shape[-1])
+                expected = _aten(op, inputs, torch.empty(out_shape, device="cuda", dtype=dtype))
+                out = torch.empty(out_shape, device="cuda", dtype=dtype)
+                (actual,) = calls[op]([*inputs, out])
+                assert actual is out
+                assert torch.equal(_bits(actual), _bits(expected)), (op, shapes, transposed)
+        planned, declined = _tier()
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = previous
+    first = declined.get("first_call", 0) + declined.get("mismatch", 0)
+    assert first >= len(PROBLEMS), declined  # each problem was planned once and checked
+    assert declined.get("error", 0) == 0 and declined.get("no_algorithm", 0) == 0, declined
+    assert planned > 0, declined  # the tier ran: a supported setup that plans nothing fails
+    assert planned + sum(declined.values()) == 3 * len(PROBLEMS)
+
+
+def test_planning_leaves_the_random_state(shim, tmp_path):
+    """The check draws its inputs from a private generator: torch's CPU and CUDA
+    random states are the same after a problem was planned."""
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(24, 40), (40, 56)], (), torch.float32, 7)
+    cpu, cuda = torch.get_rng_state(), torch.cuda.get_rng_state()
+    aten_ops.reset_cublaslt()
+    mm([a, b, torch.empty(24, 56, device="cuda")])
+    assert aten_ops.cublaslt()[2] == {"first_call": 1}
+    assert torch.equal(torch.get_rng_state(), cpu)
+    assert torch.equal(torch.cuda.get_rng_state(), cuda)
+
+
+def test_deterministic_mode_keeps_atens_kernel(shim, tmp_path):
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(16, 256), (256, 768)], (), torch.float32, 0)
+    aten_ops.reset_cublaslt()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        for _ in range(2):
+            mm([a, b, torch.empty(16, 768, device="cuda")])
+    finally:
+        torch.use_deterministic_algorithms(False)
+    assert aten_ops.cublaslt()[1:] == ({}, {"deterministic": 2})
+
+
+def test_first_call_in_a_graph_capture_plans_nothing(shim, tmp_path):
+    """A problem first seen while a CUDA graph is captured cannot be checked (the
+    check synchronizes): the call keeps ATen's kernel in the graph, and the replay
+    gives ATen's bits."""
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(40, 72), (72, 24)], (), torch.float32, 3)
+    out = torch.empty(40, 24, device="cuda")
+    expected = torch.mm(a, b)
+    aten_ops.reset_cublaslt()
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+        mm([a, b, out])
+    torch.cuda.current_stream().wait_stream(stream)
+    assert aten_ops.cublaslt()[1:] == ({}, {"capture": 1})
+    out.zero_()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(_bits(out), _bits(expected))
+
+
+def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
+    """Once planned, the GEMM is captured through its plan (ATen's workspace, the
+    capture's stream) and the replay gives ATen's bits."""
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(16, 320), (320, 640)], (), torch.float32, 5)
+    out = torch.empty(16, 640, device="cuda")
+    aten_ops.reset_cublaslt()
+    for _ in range(2):
+        mm([a, b, out])  # plan and check, then run the plan
+    planned, declined = _tier()
+    if declined.get("mismatch"):
+        pytest.skip(f"this GPU's cuBLASLt choice differs from ATen's for the problem: {declined}")
+    assert planned == 1, declined
+    expected = torch.mm(a, b)
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+        mm([a, b, out])
+    torch.cuda.current_stream().wait_stream(stream)
+    assert _tier()[0] == 2
+    out.zero_()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(_bits(out), _bits(expected))
