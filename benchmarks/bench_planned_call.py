@@ -26,8 +26,10 @@ Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
 
 ``--model NAME`` (a ``bench_models.py`` zoo model, inference; GPU host, run
 with ``FASTLAUNCH=1``) instead compiles that model here and measures its
-steps with the planned call on, with its prepared ops off
-(``aten_ops.prepare(False)``), and, through each PlannedCall's ``bypass``,
+steps with the planned call on, with its GEMMs on static dispatch but no
+cuBLASLt plans (``aten_ops.prepare(True, cublaslt=False)``, where the shim
+has the tier), with its prepared ops off (``aten_ops.prepare(False)``), and,
+through each PlannedCall's ``bypass``,
 off (planned launches only: the same compiled code, the same process,
 blocks taking turns), checks the two give bit-equal logits, and then times
 every op of the planned programs (``_core.set_planned_call_profiling``):
@@ -200,18 +202,20 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             p.bypass = on
 
     native = aten_ops.ensure()
-    # (bypass: planned launches only, native ops, prepared ops)
-    variants = {"planned call": (False, True, True),
-                "planned launches only": (True, True, True)}
+    # (bypass: planned launches only, native ops, prepared ops, cuBLASLt plans)
+    variants = {"planned call": (False, True, True, True),
+                "planned launches only": (True, True, True, True)}
     if native:
-        variants["planned call, no prepared ops"] = (False, True, False)
-        variants["planned call, no native ops"] = (False, False, False)
+        if aten_ops.cublaslt()[0]:
+            variants["planned call, static GEMMs only"] = (False, True, True, False)
+        variants["planned call, no prepared ops"] = (False, True, False, False)
+        variants["planned call, no native ops"] = (False, False, False, False)
 
     def select(variant: str) -> None:
-        off, ops, prepared = variants[variant]
+        off, ops, prepared, cublaslt = variants[variant]
         set_bypass(off)
         aten_ops.use(ops and native)
-        aten_ops.prepare(prepared)
+        aten_ops.prepare(prepared, cublaslt=cublaslt)
 
     outputs = {}
     for variant in variants:

@@ -268,6 +268,7 @@ auto WithoutGil(F&& f) {
 static_assert(kMm == 1 && kAddmm == 2 && kBmm == 3 && kBaddbmm == 4, "the GEMMs come first");
 uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
 bool g_prepared = true;  // FASTLAUNCH_PREPARED_OPS (aten_ops.py sets it at load), under the GIL
+bool g_cublaslt = true;  // with g_prepared: the cached cuBLASLt tier too (A/B measurements)
 
 // The backend kernel the dispatcher would end at for these GEMM tensors, when
 // the keys it passes on the way are only the Autograd and ADInplaceOrView
@@ -442,7 +443,7 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
   if (g_prepared) route = add ? RouteStatically({out, x, a, b}) : RouteStatically({out, a, b});
   if (route) {
 #ifdef FASTLAUNCH_LT_TIER
-    if (route->device == c10::DeviceType::CUDA) {
+    if (route->device == c10::DeviceType::CUDA && g_cublaslt) {
       fastlaunch::cublaslt::Decline why = fastlaunch::cublaslt::kDeclines;
       if (TryPlanned(*route, kind, target, x, *a, *b, beta, alpha, &why)) {
         ++g_planned_gemms[kind];
@@ -676,8 +677,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     }
     return counts;
   }, "{native kind: GEMMs run through static dispatch} since the last reset");
-  m.def("set_prepared_ops", [](bool on) { g_prepared = on; },
-        "GEMMs through static dispatch where it is the same call (True) or ATen's dispatcher");
+  m.def("set_prepared_ops", [](bool on, bool cublaslt) {
+    g_prepared = on;
+    g_cublaslt = cublaslt;
+  }, "GEMMs through static dispatch where it is the same call, and on CUDA through checked "
+     "cuBLASLt plans (cublaslt), or through ATen's dispatcher (on=False)");
   m.def("reset_static_gemms", []() {
     for (uint64_t& count : g_static_gemms) count = 0;
   });

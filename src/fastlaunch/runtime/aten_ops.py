@@ -30,17 +30,24 @@ def _check_switch(on: object) -> None:
 
 def _activate(module: object) -> None:
     _core.set_aten_ops(module.capsule())  # type: ignore[attr-defined]
-    module.set_prepared_ops(config.get().prepared_ops)  # type: ignore[attr-defined]
+    prepared = config.get().prepared_ops
+    module.set_prepared_ops(prepared, prepared)  # type: ignore[attr-defined]
     _module[:] = [module]
 
 
-def prepare(on: bool) -> None:
+def prepare(on: bool, *, cublaslt: bool | None = None) -> None:
     """Run the GEMMs the shim takes on their kernel directly where that is the same
-    call (True, ``FASTLAUNCH_PREPARED_OPS``' default) or through ATen's dispatcher
-    (False), for A/B measurements; nothing until the shim is loaded."""
+    call, and CUDA GEMMs through checked cuBLASLt plans (True, ``FASTLAUNCH_PREPARED_OPS``'
+    default), or through ATen's dispatcher (False), for A/B measurements;
+    ``cublaslt=False`` keeps static dispatch without the plans. Nothing until the
+    shim is loaded."""
     _check_switch(on)
+    cublaslt = on if cublaslt is None else cublaslt
+    if not isinstance(cublaslt, bool):
+        msg = f"cublaslt: got {cublaslt!r}, expected True, False or None"
+        raise TypeError(msg)
     if _module:
-        _module[0].set_prepared_ops(on)  # type: ignore[attr-defined]
+        _module[0].set_prepared_ops(on, cublaslt)  # type: ignore[attr-defined]
 
 
 def static_gemms() -> dict[int, int]:

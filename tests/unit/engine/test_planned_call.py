@@ -963,6 +963,8 @@ def test_prepared_ops_off_keeps_the_dispatcher(aten_shim, tmp_path, how):
     call_trace.assert_bit_equal(expected[0], actual[0])
     with pytest.raises(TypeError, match="on: got 'no', expected True or False"):
         aten_shim.prepare("no")
+    with pytest.raises(TypeError, match="cublaslt: got 'x', expected True, False or None"):
+        aten_shim.prepare(True, cublaslt="x")
 
 
 def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path):
