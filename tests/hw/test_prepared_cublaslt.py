@@ -17,7 +17,7 @@ if not torch.cuda.is_available():
 
 from fastlaunch.engine.planned_call import planner  # noqa: E402
 from fastlaunch.runtime import aten_ops  # noqa: E402
-from fastlaunch.testing import call_trace  # noqa: E402
+from helpers import call_trace  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 
