@@ -28,7 +28,8 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
-VIEW, ALLOC_CPU = 8, 9  # program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
+# program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu, _empty_strided_cuda
+VIEW, ALLOC_CPU, ALLOC_CUDA = 10, 11, 12
 
 
 @pytest.fixture(autouse=True)
@@ -1177,12 +1178,13 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
     before = _kinds()
     expected, actual = _outcome(python, torch.randn(1)), _outcome(planned, torch.randn(1))
     assert expected[0] == "raised" and actual == expected
-    assert _since(before) == {10: (0, 1)}  # built without libtorch_cuda: Python's call
+    assert _since(before) == {ALLOC_CUDA: (0, 1)}  # built without libtorch_cuda: Python's call
 
 
 def test_the_kinds_this_file_names_are_the_planners():
-    """VIEW and ALLOC_CPU above (every kind is checked against the shim's header,
+    """VIEW, ALLOC_CPU and ALLOC_CUDA above (every kind is checked against the shim's header,
     csrc/core/program_format.h, by test_program_format)."""
     assert P.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
     assert P.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
+    assert P.NATIVE_KINDS[ALLOC_CUDA].endswith("._empty_strided_cuda")
     assert P.REINTERPRET_KIND == VIEW
