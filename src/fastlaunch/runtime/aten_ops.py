@@ -35,24 +35,25 @@ def _activate(module: object) -> None:
 
 
 def prepare(on: bool) -> None:
-    """Run the GEMMs the shim takes on their kernel directly where that is the same
-    call (True, ``FASTLAUNCH_PREPARED_OPS``' default) or through ATen's dispatcher
-    (False), for A/B measurements; nothing until the shim is loaded."""
+    """Run the ops the shim takes (GEMMs, attention, convolution) on their kernel
+    directly where that is the same call (True, ``FASTLAUNCH_PREPARED_OPS``' default)
+    or through ATen's dispatcher (False), for A/B measurements; nothing until the
+    shim is loaded."""
     _check_switch(on)
     if _module:
         _module[0].set_prepared_ops(on)  # type: ignore[attr-defined]
 
 
-def static_gemms() -> dict[int, int]:
-    """GEMMs the shim ran on their backend kernel directly (static dispatch, as
-    AOTI's C shim calls them), per native kind; the others it ran went through
-    the dispatcher. Empty until the shim is loaded."""
-    return dict(_module[0].static_gemms()) if _module else {}  # type: ignore[attr-defined]
+def static_ops() -> dict[int, int]:
+    """Calls the shim ran on their backend kernel directly (static dispatch, as
+    AOTI's C shim calls them), per native kind (kinds with none left out); the
+    others it ran went through the dispatcher. Empty until the shim is loaded."""
+    return dict(_module[0].static_ops()) if _module else {}  # type: ignore[attr-defined]
 
 
-def reset_static_gemms() -> None:
+def reset_static_ops() -> None:
     if _module:
-        _module[0].reset_static_gemms()  # type: ignore[attr-defined]
+        _module[0].reset_static_ops()  # type: ignore[attr-defined]
 
 
 def use(on: bool) -> bool:

@@ -695,11 +695,11 @@ def test_kwnames_must_be_strings():
 _NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.bmm(",
                  "extern_kernels.baddbmm(", "extern_kernels.convolution(",
                  "torch.ops.aten._scaled_dot_product_efficient_attention.default(",
-                 "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(")
+                 "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(",
+                 "torch.ops.aten._scaled_dot_product_flash_attention.default(",
+                 "torch.ops.aten._scaled_dot_product_cudnn_attention.default(")
 
 
-_GEMMS = ("extern_kernels.mm", "extern_kernels.addmm", "extern_kernels.bmm",
-          "extern_kernels.baddbmm")
 
 
 @pytest.fixture(scope="module")
@@ -740,7 +740,6 @@ def _written(source: str) -> dict[str, int]:
     return {"aten": len(aten), "folded": folded,
             "folded_extern": views_in([c for c in aten if name(c).startswith("extern_kernels.")]),
             "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
-            "gemms": sum(name(c) in _GEMMS for c in aten),
             "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
 
 
@@ -781,10 +780,11 @@ def _run_both(relative: str):
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
     written = _written((call_trace.WRAPPERS / relative).read_text())
-    static_before = sum(aten_shim.static_gemms().values())
+    static_before = sum(aten_shim.static_ops().values())
     program, expected, actual, counts = _run_both(relative)
-    # every GEMM ran on its CPU kernel directly (no grad needed, no autocast, no mode)
-    assert sum(aten_shim.static_gemms().values()) - static_before == written["gemms"]
+    # every ATen op (GEMM, attention, convolution) ran on its CPU kernel directly
+    # (no grad needed, no autocast, no mode)
+    assert sum(aten_shim.static_ops().values()) - static_before == written["aten"]
     summary = program.summary()
     native = written["aten"] + written["allocs"] + written["views"]
     assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
@@ -870,7 +870,7 @@ def _gemm_in_both(aten_shim, python, planned, a, b, make_out):
     counter or None for an inference tensor, error text) each, and the planned side's
     GEMMs run through static dispatch."""
     results = []
-    static_before = sum(aten_shim.static_gemms().values())
+    static_before = sum(aten_shim.static_ops().values())
     for call in (python, planned):
         out = make_out()
         try:
@@ -880,8 +880,8 @@ def _gemm_in_both(aten_shim, python, planned, a, b, make_out):
         version = None if out.is_inference() else out._version
         results.append((result, version, error))
         if call is python:
-            static_before = sum(aten_shim.static_gemms().values())
-    return results, sum(aten_shim.static_gemms().values()) - static_before
+            static_before = sum(aten_shim.static_ops().values())
+    return results, sum(aten_shim.static_ops().values()) - static_before
 
 
 @pytest.mark.parametrize(("case", "static"), [
@@ -926,7 +926,7 @@ def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, t
     from torch.profiler import ExecutionTraceObserver
 
     python, planned = _mm_wrapper(tmp_path)
-    events, static_before = [], sum(aten_shim.static_gemms().values())
+    events, static_before = [], sum(aten_shim.static_ops().values())
     for call in (python, planned):
         trace = tmp_path / f"trace{len(events)}.json"
         observer = ExecutionTraceObserver()
@@ -940,7 +940,7 @@ def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, t
         events.append([n["name"] for n in json.loads(trace.read_text())["nodes"]
                        if n["name"].startswith("aten::")])
     assert "aten::mm" in events[0] and events[0] == events[1]
-    assert sum(aten_shim.static_gemms().values()) == static_before
+    assert sum(aten_shim.static_ops().values()) == static_before
 
 
 @pytest.mark.parametrize("how", ["environment", "prepare"])
