@@ -95,10 +95,12 @@ enum NativeKind : int {
   kScaledDotProductEfficientAttention = 5,
   kScaledDotProductFlashAttentionForCpu = 6,
   kConvolution = 7,
-  kReinterpretTensor = 8,  // the allocations and views, from here on
-  kEmptyStridedCpu = 9,
-  kEmptyStridedCuda = 10,
-  kNativeKinds = 11,  // one past the last kind
+  kScaledDotProductFlashAttention = 8,
+  kScaledDotProductCudnnAttention = 9,
+  kReinterpretTensor = 10,  // the allocations and views, from here on
+  kEmptyStridedCpu = 11,
+  kEmptyStridedCuda = 12,
+  kNativeKinds = 13,  // one past the last kind
 };
 static_assert(kNativeKinds - 1 <= kNativeKindMask, "every kind fits below the view bits");
 // The kinds from here on take their arguments as given: a CALL of one has no

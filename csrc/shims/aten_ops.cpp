@@ -31,19 +31,26 @@
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/core/dispatch/DispatchKeyExtractor.h>
 #include <ATen/record_function.h>
+#include <ATen/ops/_scaled_dot_product_flash_attention_for_cpu_cpu_dispatch.h>
 #include <ATen/ops/addmm_cpu_dispatch.h>
 #include <ATen/ops/baddbmm_cpu_dispatch.h>
 #include <ATen/ops/bmm_cpu_dispatch.h>
+#include <ATen/ops/convolution_compositeexplicitautograd_dispatch.h>
 #include <ATen/ops/mm_cpu_dispatch.h>
 #include <c10/core/GradMode.h>
 #ifdef FASTLAUNCH_TORCH_CUDA
 #include <ATen/cuda/EmptyTensor.h>
+#include <ATen/ops/_scaled_dot_product_cudnn_attention_cuda_dispatch.h>
+#include <ATen/ops/_scaled_dot_product_efficient_attention_cuda_dispatch.h>
+#include <ATen/ops/_scaled_dot_product_flash_attention_cuda_dispatch.h>
 #include <ATen/ops/addmm_cuda_dispatch.h>
 #include <ATen/ops/baddbmm_cuda_dispatch.h>
 #include <ATen/ops/bmm_cuda_dispatch.h>
 #include <ATen/ops/mm_cuda_dispatch.h>
 #endif
+#include <ATen/ops/_scaled_dot_product_cudnn_attention.h>
 #include <ATen/ops/_scaled_dot_product_efficient_attention.h>
+#include <ATen/ops/_scaled_dot_product_flash_attention.h>
 #include <ATen/ops/_scaled_dot_product_flash_attention_for_cpu.h>
 #include <ATen/ops/addmm.h>
 #include <ATen/ops/baddbmm.h>
@@ -263,25 +270,27 @@ auto WithoutGil(F&& f) {
   return f();
 }
 
-// GEMMs run through static dispatch (at::cpu::mm_out, at::cuda::mm_out, as
-// AOTI's C shim calls them), per kind; the rest went through the dispatcher.
-static_assert(kMm == 1 && kAddmm == 2 && kBmm == 3 && kBaddbmm == 4, "the GEMMs come first");
-uint64_t g_static_gemms[kBaddbmm + 1] = {};  // under the GIL
+// Calls run through static dispatch (at::cpu::mm_out, at::cuda::mm_out, ...,
+// as AOTI's C shim calls them), per kind; the rest went through the dispatcher.
+uint64_t g_static_ops[kNativeKinds] = {};  // under the GIL
 bool g_prepared = true;  // FASTLAUNCH_PREPARED_OPS (aten_ops.py sets it at load), under the GIL
 bool g_cublaslt = true;  // with g_prepared: the cached cuBLASLt tier too (A/B measurements)
 
-// The backend kernel the dispatcher would end at for these GEMM tensors, when
-// the keys it passes on the way are only the Autograd and ADInplaceOrView
-// kernels of an out= op (and BackendSelect's fallthrough), whose work
-// StaticGemm does itself: their checks (it declines where they would raise:
-// grad needed, forward AD) and the version bump of `out`. Anything else on the
-// way (autocast on, a dispatch mode, functionalization, conjugate or negative
-// bits, sparse, mixed devices), or a RecordFunction callback that the
-// dispatcher would call for the op (an execution-trace observer, any
+// The backend kernel the dispatcher would end at for these tensors (nullptr:
+// an optional tensor not given), when the keys it passes on the way are only
+// the Autograd and ADInplaceOrView kernels (and BackendSelect's fallthrough),
+// whose work the static call does itself: their checks (it declines where an
+// out= op's would raise and a functional op's would record a grad_fn: grad
+// needed, forward AD), their TLS and an out= op's version bump of `out` (a
+// functional op's ADInplaceOrView kernel is a fallthrough). Anything else on
+// the way (autocast on, a dispatch mode, functionalization, conjugate or
+// negative bits, sparse, nested, mixed devices), or a RecordFunction callback
+// that the dispatcher would call for the op (an execution-trace observer, any
 // at::addGlobalCallback user): nullopt, and the dispatcher runs the call.
 struct StaticRoute {
   c10::DeviceType device;
   bool bump_version;
+  bool autograd;  // the Autograd kernel is on the way (it sets the TLS below it)
 };
 
 std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tensor*> tensors) {
@@ -302,13 +311,14 @@ std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tenso
   c10::DispatchKeySet keys;
   bool requires_grad = false, forward_ad = false;
   for (const at::Tensor* t : tensors) {
+    if (t == nullptr) continue;
     keys = keys | t->key_set();
     requires_grad = requires_grad || t->requires_grad();
     forward_ad = forward_ad || t->_fw_grad(0).defined();
   }
   const c10::DispatchKeySet effective =
       c10::impl::computeDispatchKeySet(keys, c10::DispatchKeySet(c10::DispatchKeySet::FULL));
-  // BackendSelect is in every thread's included set; for these out= ops it is a
+  // BackendSelect is in every thread's included set; for these ops it is a
   // fallthrough (it has kernels for factory functions only).
   const c10::DispatchKeySet passed(
       {dense, autograd, c10::DispatchKey::ADInplaceOrView, c10::DispatchKey::BackendSelect});
@@ -318,22 +328,54 @@ std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tenso
     return std::nullopt;
   }
   // The Autograd kernel raises for an out= op when grad is needed (GradMode
-  // on) and after the call when forward AD is: the dispatcher's call does that.
+  // on) and after the call when forward AD is, and records a functional op's
+  // grad_fn (and forward grads): the dispatcher's call does that.
   if (effective.has(autograd) &&
       ((requires_grad && c10::GradMode::is_enabled()) || forward_ad)) {
     return std::nullopt;
   }
-  return StaticRoute{device, effective.has(c10::DispatchKey::ADInplaceOrView)};
+  return StaticRoute{device, effective.has(c10::DispatchKey::ADInplaceOrView),
+                     effective.has(autograd)};
 }
 
-// One GEMM on its backend kernel, with the TLS the dispatcher sets below
-// ADInplaceOrView (so what the kernel calls inside sees the same keys), then
-// the version bump ADInplaceOrView makes after an out= op.
+// The static route of a functional op whose backend kernel (the one
+// `at::<key>::op` calls) is registered for `device` alone; another device's
+// call is the dispatcher's (it raises or reaches another kernel there).
+std::optional<StaticRoute> RouteOn(c10::DeviceType device,
+                                   std::initializer_list<const at::Tensor*> tensors) {
+  if (!g_prepared) return std::nullopt;
+  std::optional<StaticRoute> route = RouteStatically(tensors);
+  if (!route || route->device != device) return std::nullopt;
+  return route;
+}
+
+// A functional op through `static_call` (its backend kernel) where `route` is,
+// else through `dispatched` (ATen's dispatcher). The kernel runs with the TLS
+// the Autograd kernel, when it is on the way, sets below itself
+// (at::AutoDispatchBelowADInplaceOrView: VariableType's guard for an op that is
+// neither in-place nor a view), so what it calls inside sees the same keys.
+template <typename Static, typename Dispatched>
+auto RunFunctional(int kind, const std::optional<StaticRoute>& route, Static&& static_call,
+                   Dispatched&& dispatched) {
+  if (!route) return WithoutGil(dispatched);
+  auto result = WithoutGil([&] {
+    std::optional<at::AutoDispatchBelowADInplaceOrView> below;
+    if (route->autograd) below.emplace();
+    return static_call();
+  });
+  ++g_static_ops[kind];  // ran (an error propagates uncounted, as call.native_op)
+  return result;
+}
+
+// One GEMM on its backend kernel, with the TLS the Autograd kernel, when it is
+// on the way, sets below itself (so what the kernel calls inside sees the same
+// keys), then the version bump ADInplaceOrView makes after an out= op.
 void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
                 const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta,
                 const at::Scalar& alpha) {
   {
-    at::AutoDispatchBelowADInplaceOrView below;
+    std::optional<at::AutoDispatchBelowADInplaceOrView> below;
+    if (route.autograd) below.emplace();
 #ifdef FASTLAUNCH_TORCH_CUDA
     if (route.device == c10::DeviceType::CUDA) {
       switch (kind) {
@@ -359,9 +401,9 @@ void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::T
 #ifdef FASTLAUNCH_LT_TIER
 // The cached cuBLASLt tier (shims/cublaslt_plans.h): the plans, and per
 // kind the GEMMs they ran and per reason the CUDA GEMMs they did not.
-fastlaunch::cublaslt::Plans g_plans;                                   // under the GIL
-uint64_t g_planned_gemms[kBaddbmm + 1] = {};                           // under the GIL
-uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};          // under the GIL
+fastlaunch::cublaslt::Plans g_plans;                           // under the GIL
+uint64_t g_planned_gemms[kBaddbmm + 1] = {};                   // under the GIL
+uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};  // under the GIL
 
 // Runs a CUDA GEMM through its problem's plan (true), or sets why not (false:
 // nothing ran, static dispatch takes the call). A problem's first call builds
@@ -386,7 +428,7 @@ bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::T
       *why = lt::kCapture;  // the check synchronizes: a call outside a capture plans it
       return false;
     }
-    const StaticRoute scratch{route.device, false};  // no version counter to bump
+    const StaticRoute scratch{route.device, false, route.autograd};  // no version to bump
     auto reference = [&](at::Tensor& o, const at::Tensor* bias, const at::Tensor& m1,
                          const at::Tensor& m2) {
       StaticGemm(scratch, kind, o, bias, m1, m2, beta, alpha);
@@ -453,7 +495,7 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
     }
 #endif
     WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
-    ++g_static_gemms[kind];  // ran (an error propagates uncounted, as call.native_op)
+    ++g_static_ops[kind];  // ran (an error propagates uncounted, as call.native_op)
   } else {
     WithoutGil([&] {
       switch (kind) {
@@ -465,6 +507,20 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
     });
   }
   return NewRef(out_param.obj);  // the binding returns the out tensor's own object
+}
+
+// The 9-tuple of _scaled_dot_product_{flash,cudnn}_attention, as torch.ops
+// returns it: its SymInts (max_q, max_k) as Python ints.
+using FusedAttention = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, c10::SymInt,
+                                  c10::SymInt, at::Tensor, at::Tensor, at::Tensor>;
+
+PyObject* FusedAttentionTuple(const FusedAttention& r) {
+  return Py_BuildValue(
+      "(NNNNLLNNN)", THPVariable_Wrap(std::get<0>(r)), THPVariable_Wrap(std::get<1>(r)),
+      THPVariable_Wrap(std::get<2>(r)), THPVariable_Wrap(std::get<3>(r)),
+      static_cast<long long>(std::get<4>(r).expect_int()),
+      static_cast<long long>(std::get<5>(r).expect_int()), THPVariable_Wrap(std::get<6>(r)),
+      THPVariable_Wrap(std::get<7>(r)), THPVariable_Wrap(std::get<8>(r)));
 }
 
 // aten._scaled_dot_product_efficient_attention.default(query, key, value,
@@ -489,13 +545,103 @@ PyObject* SdpaEfficient(PyObject* const* args, size_t npos, PyObject* kwnames,
       !OptionalDoubleArg(p[7], &scale)) {
     return nullptr;
   }
-  auto r = WithoutGil([&] {
+  auto dispatched = [&] {
     return at::_scaled_dot_product_efficient_attention(*q, *k, *v, bias, lse, dropout, causal,
                                                        scale);
-  });
+  };
+#ifdef FASTLAUNCH_TORCH_CUDA
+  auto r = RunFunctional(
+      kScaledDotProductEfficientAttention,
+      RouteOn(c10::DeviceType::CUDA, {q, k, v, bias ? &*bias : nullptr}),
+      [&] {
+        return at::cuda::_scaled_dot_product_efficient_attention(*q, *k, *v, bias, lse, dropout,
+                                                                 causal, scale);
+      },
+      dispatched);
+#else
+  auto r = WithoutGil(dispatched);  // its only kernel is CUDA's, not in this torch
+#endif
   return Py_BuildValue("(NNNN)", THPVariable_Wrap(std::get<0>(r)),
                        THPVariable_Wrap(std::get<1>(r)), THPVariable_Wrap(std::get<2>(r)),
                        THPVariable_Wrap(std::get<3>(r)));
+}
+
+// aten._scaled_dot_product_flash_attention.default(query, key, value,
+// dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None).
+PyObject* SdpaFlash(PyObject* const* args, size_t npos, PyObject* kwnames,
+                    const at::Tensor* views) {
+  static const char* const kNames[] = {"query",     "key",               "value", "dropout_p",
+                                       "is_causal", "return_debug_mask", "scale"};
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 7, 6, p)) return nullptr;
+  const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
+  bool causal = false, debug_mask = false;
+  double dropout = 0.0;
+  std::optional<double> scale;
+  if (!TensorArg(p[0], &q) || !TensorArg(p[1], &k) || !TensorArg(p[2], &v) ||
+      !DoubleArg(p[3], 0.0, &dropout) || !BoolArg(p[4], false, &causal) ||
+      !BoolArg(p[5], false, &debug_mask) || !OptionalDoubleArg(p[6], &scale)) {
+    return nullptr;
+  }
+  auto dispatched = [&] {
+    return at::_scaled_dot_product_flash_attention(*q, *k, *v, dropout, causal, debug_mask,
+                                                   scale);
+  };
+#ifdef FASTLAUNCH_TORCH_CUDA
+  FusedAttention r = RunFunctional(
+      kScaledDotProductFlashAttention, RouteOn(c10::DeviceType::CUDA, {q, k, v}),
+      [&] {
+        return at::cuda::_scaled_dot_product_flash_attention(*q, *k, *v, dropout, causal,
+                                                             debug_mask, scale);
+      },
+      dispatched);
+#else
+  FusedAttention r = WithoutGil(dispatched);  // its only kernel is CUDA's, not in this torch
+#endif
+  return FusedAttentionTuple(r);
+}
+
+// aten._scaled_dot_product_cudnn_attention.default(query, key, value, attn_bias,
+// compute_log_sumexp, dropout_p=0.0, is_causal=False, return_debug_mask=False,
+// *, scale=None).
+PyObject* SdpaCudnn(PyObject* const* args, size_t npos, PyObject* kwnames,
+                    const at::Tensor* views) {
+  static const char* const kNames[] = {"query",     "key",       "value",
+                                       "attn_bias", "compute_log_sumexp", "dropout_p",
+                                       "is_causal", "return_debug_mask",  "scale"};
+  Param p[kMaxParams];
+  if (!Bind(args, npos, kwnames, views, kNames, 9, 8, p) || p[3].obj == nullptr ||
+      p[4].obj == nullptr) {
+    return nullptr;
+  }
+  const at::Tensor *q = nullptr, *k = nullptr, *v = nullptr;
+  std::optional<at::Tensor> bias;
+  bool lse = false, causal = false, debug_mask = false;
+  double dropout = 0.0;
+  std::optional<double> scale;
+  if (!TensorArg(p[0], &q) || !TensorArg(p[1], &k) || !TensorArg(p[2], &v) ||
+      !OptionalTensorArg(p[3], &bias) || !BoolArg(p[4], false, &lse) ||
+      !DoubleArg(p[5], 0.0, &dropout) || !BoolArg(p[6], false, &causal) ||
+      !BoolArg(p[7], false, &debug_mask) || !OptionalDoubleArg(p[8], &scale)) {
+    return nullptr;
+  }
+  auto dispatched = [&] {
+    return at::_scaled_dot_product_cudnn_attention(*q, *k, *v, bias, lse, dropout, causal,
+                                                   debug_mask, scale);
+  };
+#ifdef FASTLAUNCH_TORCH_CUDA
+  FusedAttention r = RunFunctional(
+      kScaledDotProductCudnnAttention,
+      RouteOn(c10::DeviceType::CUDA, {q, k, v, bias ? &*bias : nullptr}),
+      [&] {
+        return at::cuda::_scaled_dot_product_cudnn_attention(*q, *k, *v, bias, lse, dropout,
+                                                             causal, debug_mask, scale);
+      },
+      dispatched);
+#else
+  FusedAttention r = WithoutGil(dispatched);  // its only kernel is CUDA's, not in this torch
+#endif
+  return FusedAttentionTuple(r);
 }
 
 // aten._scaled_dot_product_flash_attention_for_cpu.default(query, key, value,
@@ -516,16 +662,24 @@ PyObject* SdpaFlashCpu(PyObject* const* args, size_t npos, PyObject* kwnames,
       !OptionalTensorArg(p[5], &mask) || !OptionalDoubleArg(p[6], &scale)) {
     return nullptr;
   }
-  auto r = WithoutGil([&] {
-    return at::_scaled_dot_product_flash_attention_for_cpu(*q, *k, *v, dropout, causal, mask,
-                                                           scale);
-  });
+  auto r = RunFunctional(
+      kScaledDotProductFlashAttentionForCpu,
+      RouteOn(c10::DeviceType::CPU, {q, k, v, mask ? &*mask : nullptr}),
+      [&] {
+        return at::cpu::_scaled_dot_product_flash_attention_for_cpu(*q, *k, *v, dropout, causal,
+                                                                    mask, scale);
+      },
+      [&] {
+        return at::_scaled_dot_product_flash_attention_for_cpu(*q, *k, *v, dropout, causal, mask,
+                                                               scale);
+      });
   return Py_BuildValue("(NN)", THPVariable_Wrap(std::get<0>(r)),
                        THPVariable_Wrap(std::get<1>(r)));
 }
 
 // torch.convolution(input, weight, bias, stride, padding, dilation, transposed,
-// output_padding, groups), as extern_kernels.convolution is called.
+// output_padding, groups), as extern_kernels.convolution is called. Its kernel is
+// CompositeExplicitAutograd's for every backend (AOTI's C shim calls it so too).
 PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
                       const at::Tensor* views) {
   static const char* const kNames[] = {"input", "weight", "bias", "stride", "padding",
@@ -544,10 +698,19 @@ PyObject* Convolution(PyObject* const* args, size_t npos, PyObject* kwnames,
       !IntParam(p[8], &groups)) {
     return nullptr;
   }
-  at::Tensor r = WithoutGil([&] {
-    return at::convolution(*x, *w, bias, stride.ref(), padding.ref(), dilation.ref(), transposed,
-                           output_padding.ref(), groups);
-  });
+  std::optional<StaticRoute> route;
+  if (g_prepared) route = RouteStatically({x, w, bias ? &*bias : nullptr});
+  at::Tensor r = RunFunctional(
+      kConvolution, route,
+      [&] {
+        return at::compositeexplicitautograd::convolution(
+            *x, *w, bias, stride.ref(), padding.ref(), dilation.ref(), transposed,
+            output_padding.ref(), groups);
+      },
+      [&] {
+        return at::convolution(*x, *w, bias, stride.ref(), padding.ref(), dilation.ref(),
+                               transposed, output_padding.ref(), groups);
+      });
   return THPVariable_Wrap(std::move(r));
 }
 
@@ -645,6 +808,10 @@ PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwname
       return SdpaFlashCpu(args, npos, kwnames, views);
     case kConvolution:
       return Convolution(args, npos, kwnames, views);
+    case kScaledDotProductFlashAttention:
+      return SdpaFlash(args, npos, kwnames, views);
+    case kScaledDotProductCudnnAttention:
+      return SdpaCudnn(args, npos, kwnames, views);
     case kReinterpretTensor:
       return ReinterpretTensor(args, npos, kwnames);
     case kEmptyStridedCpu:
@@ -670,20 +837,20 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("capsule", []() {
     return py::capsule(reinterpret_cast<void*>(&fastlaunch_aten_op), "fastlaunch.aten_ops.v1");
   });
-  m.def("static_gemms", []() {
+  m.def("static_ops", []() {
     py::dict counts;
-    for (int kind = kMm; kind <= kBaddbmm; ++kind) {
-      if (g_static_gemms[kind] != 0) counts[py::int_(kind)] = g_static_gemms[kind];
+    for (int kind = 1; kind < kNativeKinds; ++kind) {
+      if (g_static_ops[kind] != 0) counts[py::int_(kind)] = g_static_ops[kind];
     }
     return counts;
-  }, "{native kind: GEMMs run through static dispatch} since the last reset");
+  }, "{native kind: calls run through static dispatch} since the last reset (none: left out)");
   m.def("set_prepared_ops", [](bool on, bool cublaslt) {
     g_prepared = on;
     g_cublaslt = cublaslt;
-  }, "GEMMs through static dispatch where it is the same call, and on CUDA through checked "
+  }, "ops through static dispatch where it is the same call, and CUDA GEMMs through checked "
      "cuBLASLt plans (cublaslt), or through ATen's dispatcher (on=False)");
-  m.def("reset_static_gemms", []() {
-    for (uint64_t& count : g_static_gemms) count = 0;
+  m.def("reset_static_ops", []() {
+    for (uint64_t& count : g_static_ops) count = 0;
   });
   m.def("cublaslt", []() {
     py::dict gemms, declined;

@@ -36,10 +36,11 @@ def _activate(module: object) -> None:
 
 
 def prepare(on: bool, *, cublaslt: bool | None = None) -> None:
-    """Run the GEMMs the shim takes on their kernel directly where that is the same
-    call, and CUDA GEMMs through checked cuBLASLt plans (True, ``FASTLAUNCH_PREPARED_OPS``'
-    default), or through ATen's dispatcher (False), for A/B measurements;
-    ``cublaslt=False`` keeps static dispatch without the plans. Nothing until the
+    """Run the ops the shim takes (GEMMs, attention, convolution) on their kernel
+    directly where that is the same call, and CUDA GEMMs through checked cuBLASLt
+    plans (True, ``FASTLAUNCH_PREPARED_OPS``' default), or through ATen's dispatcher
+    (False), for A/B measurements; ``cublaslt=False`` keeps static dispatch without
+    the plans. Nothing until the
     shim is loaded."""
     _check_switch(on)
     cublaslt = on if cublaslt is None else cublaslt
@@ -50,16 +51,16 @@ def prepare(on: bool, *, cublaslt: bool | None = None) -> None:
         _module[0].set_prepared_ops(on, cublaslt)  # type: ignore[attr-defined]
 
 
-def static_gemms() -> dict[int, int]:
-    """GEMMs the shim ran on their backend kernel directly (static dispatch, as
-    AOTI's C shim calls them), per native kind; the others it ran went through
-    the dispatcher. Empty until the shim is loaded."""
-    return dict(_module[0].static_gemms()) if _module else {}  # type: ignore[attr-defined]
+def static_ops() -> dict[int, int]:
+    """Calls the shim ran on their backend kernel directly (static dispatch, as
+    AOTI's C shim calls them), per native kind (kinds with none left out); the
+    others it ran went through the dispatcher. Empty until the shim is loaded."""
+    return dict(_module[0].static_ops()) if _module else {}  # type: ignore[attr-defined]
 
 
-def reset_static_gemms() -> None:
+def reset_static_ops() -> None:
     if _module:
-        _module[0].reset_static_gemms()  # type: ignore[attr-defined]
+        _module[0].reset_static_ops()  # type: ignore[attr-defined]
 
 
 def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:

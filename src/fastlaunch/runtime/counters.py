@@ -76,7 +76,7 @@ def stats(per_site: bool = False) -> dict:
     for ran, declined in _core.planned_call_native_ops().values():
         snapshot["call.native_op"] += ran
         snapshot["call.native_declined"] += declined
-    snapshot["call.native_static"] += sum(aten_ops.static_gemms().values())
+    snapshot["call.native_static"] += sum(aten_ops.static_ops().values())
     _, planned_gemms, kept_static = aten_ops.cublaslt()
     snapshot["call.native_cublaslt"] += sum(planned_gemms.values())
     for reason, count in kept_static.items():
@@ -103,5 +103,5 @@ def reset_stats() -> None:
         cell.reset()  # type: ignore[attr-defined]
     _core.reset_fast_hits()
     _core.reset_planned_call_runs()
-    aten_ops.reset_static_gemms()
+    aten_ops.reset_static_ops()
     aten_ops.reset_cublaslt()

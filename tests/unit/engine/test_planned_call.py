@@ -28,7 +28,8 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
-VIEW, ALLOC_CPU = 8, 9  # program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu
+# program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu, _empty_strided_cuda
+VIEW, ALLOC_CPU, ALLOC_CUDA = 10, 11, 12
 
 
 @pytest.fixture(autouse=True)
@@ -694,11 +695,11 @@ def test_kwnames_must_be_strings():
 _NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.bmm(",
                  "extern_kernels.baddbmm(", "extern_kernels.convolution(",
                  "torch.ops.aten._scaled_dot_product_efficient_attention.default(",
-                 "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(")
+                 "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default(",
+                 "torch.ops.aten._scaled_dot_product_flash_attention.default(",
+                 "torch.ops.aten._scaled_dot_product_cudnn_attention.default(")
 
 
-_GEMMS = ("extern_kernels.mm", "extern_kernels.addmm", "extern_kernels.bmm",
-          "extern_kernels.baddbmm")
 
 
 @pytest.fixture(scope="module")
@@ -739,7 +740,6 @@ def _written(source: str) -> dict[str, int]:
     return {"aten": len(aten), "folded": folded,
             "folded_extern": views_in([c for c in aten if name(c).startswith("extern_kernels.")]),
             "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
-            "gemms": sum(name(c) in _GEMMS for c in aten),
             "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
 
 
@@ -780,10 +780,11 @@ def _run_both(relative: str):
 def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     relative = f"inductor/{name}.py"
     written = _written((call_trace.WRAPPERS / relative).read_text())
-    static_before = sum(aten_shim.static_gemms().values())
+    static_before = sum(aten_shim.static_ops().values())
     program, expected, actual, counts = _run_both(relative)
-    # every GEMM ran on its CPU kernel directly (no grad needed, no autocast, no mode)
-    assert sum(aten_shim.static_gemms().values()) - static_before == written["gemms"]
+    # every ATen op (GEMM, attention, convolution) ran on its CPU kernel directly
+    # (no grad needed, no autocast, no mode)
+    assert sum(aten_shim.static_ops().values()) - static_before == written["aten"]
     summary = program.summary()
     native = written["aten"] + written["allocs"] + written["views"]
     assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
@@ -869,7 +870,7 @@ def _gemm_in_both(aten_shim, python, planned, a, b, make_out):
     counter or None for an inference tensor, error text) each, and the planned side's
     GEMMs run through static dispatch."""
     results = []
-    static_before = sum(aten_shim.static_gemms().values())
+    static_before = sum(aten_shim.static_ops().values())
     for call in (python, planned):
         out = make_out()
         try:
@@ -879,8 +880,8 @@ def _gemm_in_both(aten_shim, python, planned, a, b, make_out):
         version = None if out.is_inference() else out._version
         results.append((result, version, error))
         if call is python:
-            static_before = sum(aten_shim.static_gemms().values())
-    return results, sum(aten_shim.static_gemms().values()) - static_before
+            static_before = sum(aten_shim.static_ops().values())
+    return results, sum(aten_shim.static_ops().values()) - static_before
 
 
 @pytest.mark.parametrize(("case", "static"), [
@@ -925,7 +926,7 @@ def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, t
     from torch.profiler import ExecutionTraceObserver
 
     python, planned = _mm_wrapper(tmp_path)
-    events, static_before = [], sum(aten_shim.static_gemms().values())
+    events, static_before = [], sum(aten_shim.static_ops().values())
     for call in (python, planned):
         trace = tmp_path / f"trace{len(events)}.json"
         observer = ExecutionTraceObserver()
@@ -939,7 +940,7 @@ def test_gemm_under_a_record_function_observer_keeps_the_dispatcher(aten_shim, t
         events.append([n["name"] for n in json.loads(trace.read_text())["nodes"]
                        if n["name"].startswith("aten::")])
     assert "aten::mm" in events[0] and events[0] == events[1]
-    assert sum(aten_shim.static_gemms().values()) == static_before
+    assert sum(aten_shim.static_ops().values()) == static_before
 
 
 @pytest.mark.parametrize("how", ["environment", "prepare"])
@@ -1179,12 +1180,13 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
     before = _kinds()
     expected, actual = _outcome(python, torch.randn(1)), _outcome(planned, torch.randn(1))
     assert expected[0] == "raised" and actual == expected
-    assert _since(before) == {10: (0, 1)}  # built without libtorch_cuda: Python's call
+    assert _since(before) == {ALLOC_CUDA: (0, 1)}  # built without libtorch_cuda: Python's call
 
 
 def test_the_kinds_this_file_names_are_the_planners():
-    """VIEW and ALLOC_CPU above (every kind is checked against the shim's header,
+    """VIEW, ALLOC_CPU and ALLOC_CUDA above (every kind is checked against the shim's header,
     csrc/core/program_format.h, by test_program_format)."""
     assert P.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
     assert P.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
+    assert P.NATIVE_KINDS[ALLOC_CUDA].endswith("._empty_strided_cuda")
     assert P.REINTERPRET_KIND == VIEW

@@ -39,10 +39,13 @@ KIND_OF = {"extern_kernels.mm": 1, "extern_kernels.addmm": 2, "extern_kernels.bm
            "extern_kernels.baddbmm": 4,
            "torch.ops.aten._scaled_dot_product_efficient_attention.default": 5,
            "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default": 6,
-           "extern_kernels.convolution": 7, "reinterpret_tensor": 8}
-VIEW = 8
+           "extern_kernels.convolution": 7,
+           "torch.ops.aten._scaled_dot_product_flash_attention.default": 8,
+           "torch.ops.aten._scaled_dot_product_cudnn_attention.default": 9,
+           "reinterpret_tensor": 10}
+VIEW = 10
 # What each wrapper's call() runs in the shim: {kind: (ran, declined)}. The
-# allocations are torch.empty_strided on npu, not a shim kind (9 and 10 are
+# allocations are torch.empty_strided on npu, not a shim kind (11 and 12 are
 # _empty_strided_cpu and _empty_strided_cuda), so they never show here.
 EXPECTED = {
     "mlp": {2: (2, 0)},

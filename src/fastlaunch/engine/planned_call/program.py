@@ -56,12 +56,14 @@ NATIVE_KINDS = {
     5: "ops.aten._scaled_dot_product_efficient_attention.default",
     6: "ops.aten._scaled_dot_product_flash_attention_for_cpu.default",
     7: "convolution",
+    8: "ops.aten._scaled_dot_product_flash_attention.default",
+    9: "ops.aten._scaled_dot_product_cudnn_attention.default",
     # the wrapper's allocations and named-buffer views (torch's METH_VARARGS functions)
-    8: "_C._dynamo.guards._reinterpret_tensor",
-    9: "_C._dynamo.guards._empty_strided_cpu",
-    10: "_C._dynamo.guards._empty_strided_cuda",
+    10: "_C._dynamo.guards._reinterpret_tensor",
+    11: "_C._dynamo.guards._empty_strided_cpu",
+    12: "_C._dynamo.guards._empty_strided_cuda",
 }
-REINTERPRET_KIND = 8
+REINTERPRET_KIND = 10
 # The kinds whose tensor operands may be folded views (the ATen ops the shim
 # binds by name); the allocations and views take their arguments as given.
 _VIEW_TAKERS = frozenset(range(1, REINTERPRET_KIND))
