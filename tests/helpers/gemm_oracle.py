@@ -430,3 +430,39 @@ def global_flags(**flags: object) -> Iterator[None]:
         assert restored == saved, {
             k: (saved[k], restored.get(k)) for k in saved if restored.get(k) != saved[k]
         }
+
+
+# ---- the CUDA sample (tests/hw/test_prepared_ops_cuda.py's environment runs) --------------
+
+CUDA_DTYPE_FLAGS = (
+    ("float32", {"cuda_tf32": False}),
+    ("float32", {"cuda_tf32": True}),
+    ("float16", {}),
+    ("bfloat16", {}),
+)
+CUDA_SAMPLE_LAYOUTS = {
+    "contig": {},
+    "a_t": {"a": "t"},
+    "ld_t": {"a": "ld", "b": "ld_t", "out": "ld"},
+    "off1": {"a": "off1", "b": "off1:t", "out": "off1"},
+    "off8": {"a": "off8:t", "b": "off8", "out": "off8"},
+    "m1": {"m": 1},
+    "bias_1d_beta1": {"bias": "1d", "beta": 1, "alpha": 1},  # cuBLASLt's bias epilogue
+    "bias_expand": {"bias": "expand"},
+}
+
+
+def cuda_sample(seed: int = 0) -> list[tuple[Case, dict[str, object]]]:
+    """(case, global flags) pairs over every GEMM, dtype and TF32 setting, a few
+    layouts each, and deterministic mode: for one process per environment variable."""
+    sample = []
+    for op in OPS:
+        for dtype, flags in CUDA_DTYPE_FLAGS:
+            for name, kw in CUDA_SAMPLE_LAYOUTS.items():
+                if name.startswith("bias") and op not in ADD:
+                    continue
+                given = {"m": 64, "n": 48, "k": 96, "b": "t", "beta": 0.5, "alpha": 2, **kw}
+                sample.append((Case(op, dtype, seed=seed, device="cuda", **given), flags))
+        case = Case(op, m=64, n=48, k=96, a="t", seed=seed, device="cuda")
+        sample.append((case, {"deterministic": True}))
+    return sample
