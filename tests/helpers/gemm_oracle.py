@@ -355,26 +355,29 @@ _PRECISION_PAIRS = [
 
 
 def _flag_state() -> dict[str, object]:
-    C = torch._C
-    state: dict[str, object] = {
-        "deterministic": (
-            C._get_deterministic_algorithms(),
-            C._get_deterministic_algorithms_warn_only(),
-        ),
-        "mkldnn_enabled": C._get_mkldnn_enabled(),
-        "cpu_fp16_reduction": C._get_cpu_allow_fp16_reduced_precision_reduction(),
-        "cuda_tf32": C._get_cublas_allow_tf32(),
-        "cuda_fp16_reduction": C._get_cublas_allow_fp16_reduced_precision_reduction(),
-        "cuda_bf16_reduction": C._get_cublas_allow_bf16_reduced_precision_reduction(),
-        "cuda_fp16_accumulation": C._get_cublas_allow_fp16_accumulation(),
-    }
-    try:
-        state["float32_matmul_precision"] = C._get_float32_matmul_precision()
-    except RuntimeError:  # legacy and new precision APIs mixed
-        state["float32_matmul_precision"] = None
+    """Every global flag a GEMM reads that this torch has (a getter it lacks is left out)."""
+    state: dict[str, object] = {}
+
+    def read(name: str, getter: str, *args: object) -> None:
+        function = getattr(torch._C, getter, None)
+        if function is not None:
+            with contextlib.suppress(RuntimeError):  # legacy and new precision APIs mixed
+                state[name] = function(*args)
+
+    state["deterministic"] = (
+        torch._C._get_deterministic_algorithms(),
+        torch._C._get_deterministic_algorithms_warn_only(),
+    )
+    read("mkldnn_enabled", "_get_mkldnn_enabled")
+    read("cpu_fp16_reduction", "_get_cpu_allow_fp16_reduced_precision_reduction")
+    read("cuda_tf32", "_get_cublas_allow_tf32")
+    read("cuda_fp16_reduction", "_get_cublas_allow_fp16_reduced_precision_reduction")
+    read("cuda_bf16_reduction", "_get_cublas_allow_bf16_reduced_precision_reduction")
+    read("cuda_fp16_accumulation", "_get_cublas_allow_fp16_accumulation")
+    state["float32_matmul_precision"] = None
+    read("float32_matmul_precision", "_get_float32_matmul_precision")
     for backend, op in _PRECISION_PAIRS:
-        with contextlib.suppress(RuntimeError):  # a pair this torch does not have
-            state[f"fp32_precision/{backend}/{op}"] = C._get_fp32_precision_getter(backend, op)
+        read(f"fp32_precision/{backend}/{op}", "_get_fp32_precision_getter", backend, op)
     if torch.cuda.is_available():
         state["blas_library"] = torch.backends.cuda.preferred_blas_library()
     return state
