@@ -34,9 +34,9 @@ RUNNERS = ("python", "planned", "aten")
 
 
 def prepared_count(aten_shim) -> int:
-    """GEMMs the shim ran prepared (static dispatch today): the one place that
-    names the counter, so another tier or a rename is a one-line change."""
-    return sum(aten_shim.static_gemms().values())
+    """GEMMs the shim ran prepared (static dispatch, or a CUDA GEMM's checked
+    cuBLASLt plan): the one place that names the counters."""
+    return sum(aten_shim.static_ops().values()) + sum(aten_shim.cublaslt()[1].values())
 
 
 @dataclasses.dataclass(frozen=True)

@@ -221,13 +221,17 @@ planned = [m.call for m in gc.get_objects()
            if type(m) is types.ModuleType and type(getattr(m, "call", None)) is _core.PlannedCall]
 
 
+def prepared_gemms():
+    return sum(aten_ops.static_ops().values()) + sum(aten_ops.cublaslt()[1].values())
+
+
 def step(bypass):
     for p in planned:
         p.bypass = bypass
-    runs, prepared = _core.planned_call_runs(), sum(aten_ops.static_gemms().values())
+    runs, prepared = _core.planned_call_runs(), prepared_gemms()
     out = compiled(x, y)
     torch.cuda.synchronize()
-    return out, _core.planned_call_runs() - runs, sum(aten_ops.static_gemms().values()) - prepared
+    return out, _core.planned_call_runs() - runs, prepared_gemms() - prepared
 
 
 def kernels(bypass, path):
