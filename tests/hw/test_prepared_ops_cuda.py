@@ -252,27 +252,40 @@ def kernels(bypass, path):
     return names, runs, prepared, out
 
 
+STATS = ("allocation.all.allocated", "allocation.all.freed", "allocated_bytes.all.allocated",
+         "allocated_bytes.all.freed", "requested_bytes.all.allocated", "segment.all.allocated")
+
+
 def allocations(bypass):
     step(bypass)  # warm in this mode
+    torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_stats()
+    out, runs, prepared = step(bypass)
+    after = torch.cuda.memory_stats()
+    counts = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
+    counts["peak"] = after["allocated_bytes.all.peak"]
+    # the history recorder may register callbacks the shim declines for (the
+    # dispatcher would call them): its step's prepared count is reported apart
     torch.cuda.memory._record_memory_history("all", context=None, max_entries=100000,
                                              clear_history=True)
     try:
-        out, runs, prepared = step(bypass)
+        _, _, trace_prepared = step(bypass)
         snapshot = torch.cuda.memory._snapshot()
     finally:
         torch.cuda.memory._record_memory_history(None)
     device = torch.cuda.current_device()
     trace = [(e["action"], e["size"]) for e in snapshot["device_traces"][device]
              if e["action"] != "snapshot"]
-    return trace, runs, prepared, out
+    return counts, trace, runs, prepared, trace_prepared, out
 
 
 result = {"modules": len(planned), "aten_ops": _core.has_aten_ops()}
 for mode, bypass in (("stock", True), ("planned", False)):
     names, runs, prepared, out = kernels(bypass, sys.argv[1] + f"/{mode}.json")
-    trace, alloc_runs, alloc_prepared, alloc_out = allocations(bypass)
+    counts, trace, alloc_runs, alloc_prepared, trace_prepared, _ = allocations(bypass)
     result[mode] = {"kernels": names, "runs": runs, "prepared": prepared, "allocations": trace,
-                    "alloc_runs": alloc_runs, "alloc_prepared": alloc_prepared}
+                    "alloc_counts": counts, "alloc_runs": alloc_runs,
+                    "alloc_prepared": alloc_prepared, "trace_prepared": trace_prepared}
     result[mode + "_out"] = out
 result["equal"] = bool(torch.equal(result.pop("stock_out"), result.pop("planned_out")))
 print(json.dumps(result))
@@ -350,11 +363,15 @@ def test_compiled_step_launches_stocks_kernels(children):
 
 
 def test_compiled_step_allocates_as_stock(children):
-    """The caching allocator's (action, size) trace of one planned step equals the
-    Python call()'s: the same allocations and frees, in the same order."""
+    """One planned step with its GEMMs prepared allocates as the Python call() does:
+    the caching allocator's counts, bytes and peak are equal; and with the memory
+    history recorder on, its (action, size) trace is the same, in order."""
     result = children["model"]
     planned, stock = result["planned"], result["stock"]
     assert planned["alloc_runs"] >= 1 and stock["alloc_runs"] == 0, result
     assert planned["alloc_prepared"] > 0 and stock["alloc_prepared"] == 0, result
+    assert planned["alloc_counts"]["allocation.all.allocated"] > 0, planned["alloc_counts"]
+    assert planned["alloc_counts"] == stock["alloc_counts"]
     assert any(action == "alloc" for action, _ in planned["allocations"])
-    assert planned["allocations"] == stock["allocations"]
+    assert planned["allocations"] == stock["allocations"], (planned["trace_prepared"],
+                                                          stock["trace_prepared"])
