@@ -16,7 +16,11 @@
 // Forms it takes:
 //   - mm and bmm;
 //   - addmm with a 1-D bias, beta 1 and alpha 1 (the bias epilogue);
-//   - in fp32, fp16 and bf16, with operands row- or column-major and no copies.
+//   - in fp32 (TF32 on or off), with operands row- or column-major and no copies.
+// Not fp16 or bf16: their outputs round away the accumulator's low bits, so
+// two kernels that sum in different orders agree on most inputs and a check
+// cannot tell them apart (on the H200 an fp16 plan passed its check and then
+// differed from ATen on other inputs).
 // Every cuBLASLt return code is checked; a failure is a c10::Error naming the
 // call and the status.
 //
@@ -51,17 +55,17 @@ enum Decline {
   kCapture,        // its first call came during a CUDA graph capture (no check possible)
   kDeterministic,  // torch.use_deterministic_algorithms(True): ATen's kernel only
   kTunable,        // TunableOp is on: ATen's tuned choice only
-  kAccumulation,   // fp16 accumulation allowed: ATen computes in fp16
   kNoAlgorithm,    // the heuristic found no algorithm
   kMismatch,       // the plan's result differed from ATen's on the check
   kError,          // a cuBLASLt or ATen call failed while planning
   kFull,           // kMaxPlans problems are planned already
   kFirstCall,      // the call that built and checked its problem's plan ran ATen's kernel
+  kReducedPrecision,  // fp16 or bf16: a check cannot tell summation orders apart
   kDeclines
 };
 constexpr const char* kDeclineNames[kDeclines] = {
-    "form",     "capture", "deterministic", "tunable", "fp16_accumulation",
-    "no_algorithm", "mismatch", "error", "full", "first_call"};
+    "form",     "capture", "deterministic", "tunable",
+    "no_algorithm", "mismatch", "error", "full", "first_call", "reduced_precision"};
 constexpr size_t kMaxPlans = 1024;
 
 // An operand as cuBLASLt stores it (column-major): rows, cols, leading
@@ -104,7 +108,7 @@ struct Problem {
   enum Field {
     kKind, kDtype, kDevice, kBatch, kM, kN, kK, kTransA, kTransB, kLdA, kLdB, kLdC,
     kStrideA, kStrideB, kStrideC, kBias, kAlignA, kAlignB, kAlignC, kAlignBias, kTf32,
-    kFp16Reduction, kBf16Reduction, kBackend, kWorkspace, kFields
+    kBackend, kWorkspace, kFields
   };
   std::array<int64_t, kFields> v{};
   bool operator==(const Problem& o) const { return v == o.v; }
@@ -149,14 +153,6 @@ struct Call {
   void* c_ptr = nullptr;
 };
 
-inline cudaDataType_t DataType(at::ScalarType dtype) {
-  switch (dtype) {
-    case at::kHalf: return CUDA_R_16F;
-    case at::kBFloat16: return CUDA_R_16BF;
-    default: return CUDA_R_32F;
-  }
-}
-
 // The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
 // of the tier, or the reason it is not one.
 inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at::Tensor* x,
@@ -167,11 +163,12 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   const at::ScalarType dtype = out.scalar_type();
   const bool batched = kind == kBmm;
   const int64_t dims = batched ? 3 : 2;
-  if (kind == kBaddbmm || (dtype != at::kFloat && dtype != at::kHalf && dtype != at::kBFloat16) ||
-      a.scalar_type() != dtype || b.scalar_type() != dtype || out.dim() != dims ||
-      a.dim() != dims || b.dim() != dims) {
+  if (kind == kBaddbmm || a.scalar_type() != dtype || b.scalar_type() != dtype ||
+      out.dim() != dims || a.dim() != dims || b.dim() != dims) {
     return kForm;
   }
+  if (dtype == at::kHalf || dtype == at::kBFloat16) return kReducedPrecision;
+  if (dtype != at::kFloat) return kForm;
   const int64_t batch = batched ? out.size(0) : 1;
   const int64_t m = a.size(dims - 2), k = a.size(dims - 1), n = b.size(dims - 1);
   if (b.size(dims - 2) != k || out.size(dims - 2) != m || out.size(dims - 1) != n ||
@@ -201,7 +198,6 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   auto& ctx = at::globalContext();
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
-  if (dtype == at::kHalf && ctx.allowFP16AccumulationCuBLAS()) return kAccumulation;
   call->a_ptr = b.const_data_ptr();
   call->b_ptr = a.const_data_ptr();
   call->c_ptr = out.data_ptr();
@@ -228,8 +224,6 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kAlignC] = Alignment(call->c_ptr);
   v[P::kAlignBias] = bias_alignment;
   v[P::kTf32] = ctx.allowTF32CuBLAS();
-  v[P::kFp16Reduction] = static_cast<int64_t>(ctx.allowFP16ReductionCuBLAS());
-  v[P::kBf16Reduction] = static_cast<int64_t>(ctx.allowBF16ReductionCuBLAS());
   v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
   v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
   return std::nullopt;
@@ -268,11 +262,9 @@ inline void SetDesc(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t at
 inline void Build(const Call& call, Plan* plan) {
   using P = Problem;
   const auto& v = call.problem.v;
-  const auto dtype = static_cast<at::ScalarType>(v[P::kDtype]);
-  const cudaDataType_t type = DataType(dtype);
-  const cublasComputeType_t compute = dtype == at::kFloat && v[P::kTf32] != 0
-                                          ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                          : CUBLAS_COMPUTE_32F;
+  const cudaDataType_t type = CUDA_R_32F;  // Describe takes fp32 only
+  const cublasComputeType_t compute =
+      v[P::kTf32] != 0 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   Check(cublasLtMatmulDescCreate(&plan->desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
   const cublasOperation_t ta = call.a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t tb = call.b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -336,53 +328,60 @@ inline void Run(Plan& plan, const Call& call) {
 }
 
 // A tensor of `like`'s sizes and strides whose data pointer has `alignment`
-// (as Alignment reads it), filled with normal samples of `generator`.
-inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator) {
+// (as Alignment reads it), filled with normal samples of `generator`; `wide`:
+// scaled by powers of two from 2^-12 to 2^12, so that sums cancel and absorb
+// and any change of summation order shows in the result's bits.
+inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator,
+                         bool wide) {
   int64_t extent = 1;
   for (int64_t d = 0; d < like.dim(); ++d) extent += (like.size(d) - 1) * like.stride(d);
   // the caching allocator's blocks are 512-byte aligned: an offset of
   // `alignment` bytes has exactly that alignment below 256
   const int64_t offset = alignment >= 256 ? 0 : alignment / like.element_size();
-  at::Tensor storage =
-      at::randn({extent + offset}, generator, like.options().device(at::kCPU)).to(like.device());
-  return storage.as_strided(like.sizes(), like.strides(), offset);
+  const at::TensorOptions cpu = like.options().device(at::kCPU);
+  at::Tensor values = at::randn({extent + offset}, generator, cpu);
+  if (wide) {
+    values.mul_(at::exp2(at::randint(-12, 13, {extent + offset}, generator, cpu)));
+  }
+  return values.to(like.device()).as_strided(like.sizes(), like.strides(), offset);
 }
 
-// `t`'s bits as integers of its element size: NaN and -0.0 compare exactly.
-inline at::Tensor Bits(const at::Tensor& t) {
-  return t.view(t.element_size() == 2 ? at::kShort : at::kInt);
-}
+// `t`'s bits as integers (fp32): NaN and -0.0 compare exactly.
+inline at::Tensor Bits(const at::Tensor& t) { return t.view(at::kInt); }
 
 // ATen's own kernel for the problem: (out, bias or NULL, mat1, mat2).
 using Reference =
     std::function<void(at::Tensor&, const at::Tensor*, const at::Tensor&, const at::Tensor&)>;
 
-// The plan of `call`'s problem, checked against `reference` on random inputs
-// of the call's geometry and alignment (a private generator: the user's random
-// state is untouched). Touches none of the call's own tensors.
+// The plan of `call`'s problem, checked against `reference` on two sets of
+// random inputs of the call's geometry and alignment (normal, and wide-range;
+// a private generator: the user's random state is untouched). Touches none of
+// the call's own tensors.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
                                       const at::Tensor& b, const Reference& reference) {
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
-  if (plan->refused != kDeclines) return plan;
   using P = Problem;
   const auto& v = call.problem.v;
   at::Generator generator = at::detail::createCPUGenerator(0x5eed);
-  at::Tensor sa = Sample(a, v[P::kAlignB], generator);
-  at::Tensor sb = Sample(b, v[P::kAlignA], generator);
-  std::optional<at::Tensor> sx;
-  if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator);
-  at::Tensor expected = Sample(out, v[P::kAlignC], generator);
-  at::Tensor actual = Sample(out, v[P::kAlignC], generator);
-  reference(expected, sx ? &*sx : nullptr, sa, sb);
-  Call check = call;
-  check.a_ptr = sb.const_data_ptr();
-  check.b_ptr = sa.const_data_ptr();
-  check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
-  check.c_ptr = actual.data_ptr();
-  Run(*plan, check);
-  if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
+  for (bool wide : {false, true}) {
+    if (plan->refused != kDeclines) break;
+    at::Tensor sa = Sample(a, v[P::kAlignB], generator, wide);
+    at::Tensor sb = Sample(b, v[P::kAlignA], generator, wide);
+    std::optional<at::Tensor> sx;
+    if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator, wide);
+    at::Tensor expected = Sample(out, v[P::kAlignC], generator, false);
+    at::Tensor actual = Sample(out, v[P::kAlignC], generator, false);
+    reference(expected, sx ? &*sx : nullptr, sa, sb);
+    Call check = call;
+    check.a_ptr = sb.const_data_ptr();
+    check.b_ptr = sa.const_data_ptr();
+    check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
+    check.c_ptr = actual.data_ptr();
+    Run(*plan, check);
+    if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
+  }
   return plan;
 }
 

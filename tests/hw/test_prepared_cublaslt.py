@@ -100,12 +100,14 @@ def _inputs(shapes, transposed, dtype, seed):
     return inputs
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
-@pytest.mark.parametrize("tf32", [False, True])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16],
+                         ids=["fp32", "fp16", "bf16"])
+@pytest.mark.parametrize("tf32", [False, True], ids=["tf32_off", "tf32_on"])
 def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
     """Every problem, three calls each with new inputs. The first plans and checks
     (ATen's kernel runs); the others run the plan, or ATen's kernel where the check
-    refused it (counted by reason). Every result is ATen's, bit for bit."""
+    refused it (counted by reason). fp16 and bf16 keep ATen's kernel. Every result
+    is ATen's, bit for bit."""
     if tf32 and dtype != torch.float32:
         pytest.skip("TF32 applies to fp32 only")
     calls = {op: _planned(tmp_path, op) for op in _OPS}
@@ -126,11 +128,14 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
         planned, declined = _tier()
     finally:
         torch.backends.cuda.matmul.allow_tf32 = previous
+    assert planned + sum(declined.values()) == 3 * len(PROBLEMS)  # each GEMM counted once
+    if dtype != torch.float32:  # the accumulator's bits are rounded away: no check can tell
+        assert declined == {"reduced_precision": 3 * len(PROBLEMS)}
+        return
     first = declined.get("first_call", 0) + declined.get("mismatch", 0)
     assert first >= len(PROBLEMS), declined  # each problem was planned once and checked
     assert declined.get("error", 0) == 0 and declined.get("no_algorithm", 0) == 0, declined
     assert planned > 0, declined  # the tier ran: a supported setup that plans nothing fails
-    assert planned + sum(declined.values()) == 3 * len(PROBLEMS)
 
 
 def test_planning_leaves_the_random_state(shim, tmp_path):
@@ -141,7 +146,7 @@ def test_planning_leaves_the_random_state(shim, tmp_path):
     cpu, cuda = torch.get_rng_state(), torch.cuda.get_rng_state()
     aten_ops.reset_cublaslt()
     mm([a, b, torch.empty(24, 56, device="cuda")])
-    assert aten_ops.cublaslt()[2] == {"first_call": 1}
+    assert aten_ops.cublaslt()[2] in ({"first_call": 1}, {"mismatch": 1})  # planned, checked
     assert torch.equal(torch.get_rng_state(), cpu)
     assert torch.equal(torch.cuda.get_rng_state(), cuda)
 
