@@ -100,7 +100,8 @@ enum NativeKind : int {
   kReinterpretTensor = 10,  // the allocations and views, from here on
   kEmptyStridedCpu = 11,
   kEmptyStridedCuda = 12,
-  kNativeKinds = 13,  // one past the last kind
+  kEmptyStrided = 13,  // torch.empty_strided(size, stride, dtype=, device=): other devices
+  kNativeKinds = 14,  // one past the last kind
 };
 static_assert(kNativeKinds - 1 <= kNativeKindMask, "every kind fits below the view bits");
 // The kinds from here on take their arguments as given: a CALL of one has no

@@ -21,10 +21,12 @@
 // _reinterpret_tensor do (with the GIL held, as they do). The CUDA allocation
 // needs libtorch_cuda: fastlaunch.builds defines FASTLAUNCH_TORCH_CUDA and links it
 // only when the installed torch has CUDA; without it that kind is declined.
+#include <torch/csrc/Device.h>
 #include <torch/csrc/Dtype.h>
 #include <torch/csrc/Exceptions.h>
 #include <torch/csrc/autograd/python_variable.h>
 #include <torch/csrc/inductor/inductor_ops.h>
+#include <torch/csrc/utils/device_lazy_init.h>
 #include <torch/extension.h>
 
 #include <ATen/EmptyTensor.h>
@@ -316,11 +318,12 @@ std::optional<StaticRoute> RouteStatically(std::initializer_list<const at::Tenso
     requires_grad = requires_grad || t->requires_grad();
     forward_ad = forward_ad || t->_fw_grad(0).defined();
   }
-  const c10::DispatchKeySet effective =
+  // (not const: torch before 2.8 declares DispatchKeySet::raw_repr non-const)
+  c10::DispatchKeySet effective =
       c10::impl::computeDispatchKeySet(keys, c10::DispatchKeySet(c10::DispatchKeySet::FULL));
   // BackendSelect is in every thread's included set; for these ops it is a
   // fallthrough (it has kernels for factory functions only).
-  const c10::DispatchKeySet passed(
+  c10::DispatchKeySet passed(
       {dense, autograd, c10::DispatchKey::ADInplaceOrView, c10::DispatchKey::BackendSelect});
   // (raw bits: DispatchKeySet's `-` never removes backend bits, and a second
   // device's bit must decline too)
@@ -401,6 +404,7 @@ void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::T
 #ifdef FASTLAUNCH_LT_TIER
 // The cached cuBLASLt tier (shims/cublaslt_plans.h): the plans, and per
 // kind the GEMMs they ran and per reason the CUDA GEMMs they did not.
+static_assert(kMm == 1 && kAddmm == 2 && kBmm == 3 && kBaddbmm == 4, "the GEMMs come first");
 fastlaunch::cublaslt::Plans g_plans;                           // under the GIL
 uint64_t g_planned_gemms[kBaddbmm + 1] = {};                   // under the GIL
 uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};  // under the GIL
@@ -408,6 +412,9 @@ uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};  // under the GIL
 // Runs a CUDA GEMM through its problem's plan (true), or sets why not (false:
 // nothing ran, static dispatch takes the call). A problem's first call builds
 // and checks its plan, then runs ATen's kernel like any call that is declined.
+// A plan that fails to build, or whose cuBLASLt call fails (nothing was
+// queued), is refused for good with one warning naming the problem and why;
+// running out of memory while checking leaves the problem for a later call.
 bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
                 const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta,
                 const at::Scalar& alpha, fastlaunch::cublaslt::Decline* why) {
@@ -424,6 +431,11 @@ bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::T
       *why = lt::kFull;
       return false;
     }
+    if (c10::cuda::warning_state().get_sync_debug_mode() !=
+        c10::cuda::SyncDebugMode::L_DISABLED) {
+      *why = lt::kSyncDebug;  // the check synchronizes: it would warn or raise there
+      return false;
+    }
     if (c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None) {
       *why = lt::kCapture;  // the check synchronizes: a call outside a capture plans it
       return false;
@@ -436,7 +448,12 @@ bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::T
     std::unique_ptr<lt::Plan> plan;
     try {
       plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
-    } catch (const c10::Error&) {  // planning failed: the problem keeps static dispatch
+    } catch (const c10::OutOfMemoryError&) {
+      *why = lt::kError;  // not kept: a later call, with memory to spare, plans it
+      return false;
+    } catch (const std::exception& err) {
+      TORCH_WARN("fastlaunch: no cuBLASLt plan for the GEMM (", lt::Text(call.problem),
+                 "): ", err.what(), "; it keeps ATen's kernel");
       plan = std::make_unique<lt::Plan>();
       plan->refused = lt::kError;
     }
@@ -450,7 +467,15 @@ bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::T
     *why = plan.refused;
     return false;
   }
-  WithoutGil([&] { lt::Run(plan, call); });
+  try {
+    WithoutGil([&] { lt::Run(plan, call); });
+  } catch (const c10::Error& err) {  // cuBLASLt refused the call: nothing was queued
+    TORCH_WARN("fastlaunch: the cuBLASLt plan of the GEMM (", lt::Text(call.problem),
+               ") failed: ", err.what_without_backtrace(), "; it keeps ATen's kernel");
+    plan.refused = lt::kError;
+    *why = lt::kError;
+    return false;
+  }
   if (route.bump_version) torch::autograd::impl::bump_version(out);
   return true;
 }
@@ -491,7 +516,10 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
         ++g_planned_gemms[kind];
         return NewRef(out_param.obj);
       }
-      ++g_kept_static[why];
+      WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
+      ++g_kept_static[why];  // ran (an error propagates uncounted)
+      ++g_static_ops[kind];
+      return NewRef(out_param.obj);
     }
 #endif
     WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
@@ -515,12 +543,14 @@ using FusedAttention = std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor
                                   c10::SymInt, at::Tensor, at::Tensor, at::Tensor>;
 
 PyObject* FusedAttentionTuple(const FusedAttention& r) {
+  // the ints first: expect_int may throw, and no new reference may be made before it
+  const auto max_q = static_cast<long long>(std::get<4>(r).expect_int());
+  const auto max_k = static_cast<long long>(std::get<5>(r).expect_int());
   return Py_BuildValue(
       "(NNNNLLNNN)", THPVariable_Wrap(std::get<0>(r)), THPVariable_Wrap(std::get<1>(r)),
-      THPVariable_Wrap(std::get<2>(r)), THPVariable_Wrap(std::get<3>(r)),
-      static_cast<long long>(std::get<4>(r).expect_int()),
-      static_cast<long long>(std::get<5>(r).expect_int()), THPVariable_Wrap(std::get<6>(r)),
-      THPVariable_Wrap(std::get<7>(r)), THPVariable_Wrap(std::get<8>(r)));
+      THPVariable_Wrap(std::get<2>(r)), THPVariable_Wrap(std::get<3>(r)), max_q, max_k,
+      THPVariable_Wrap(std::get<6>(r)), THPVariable_Wrap(std::get<7>(r)),
+      THPVariable_Wrap(std::get<8>(r)));
 }
 
 // aten._scaled_dot_product_efficient_attention.default(query, key, value,
@@ -736,7 +766,7 @@ bool HasKeywords(PyObject* kwnames) {
 // torch._C._dynamo.guards._empty_strided_{cpu,cuda}(size, stride, dtype):
 // METH_VARARGS, exactly three positional arguments, no torch function
 // handling (so a mode does not see it in Python either).
-PyObject* EmptyStrided(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) {
+PyObject* EmptyStridedOn(int kind, PyObject* const* args, size_t npos, PyObject* kwnames) {
   c10::SmallVector<int64_t, 8> size, stride;
   if (HasKeywords(kwnames) || npos != 3 || !IntTuple(args[0], true, &size) ||
       !IntTuple(args[1], true, &stride) || !THPDtype_Check(args[2])) {
@@ -752,6 +782,53 @@ PyObject* EmptyStrided(int kind, PyObject* const* args, size_t npos, PyObject* k
 #else
   return nullptr;  // built without libtorch_cuda: Python runs it
 #endif
+}
+
+// torch.empty_strided(size, stride, *, dtype=dtype, device=device): the
+// allocation Inductor writes for a device with no _empty_strided_<device> (on
+// Ascend, device='npu'). Taken in exactly that form (two tuples of ints, dtype
+// and device as keywords, the device a str or a torch.device; no torch
+// function mode, which sees factory calls): what torch's binding then does,
+// the device's lazy init and torch::empty_strided through the dispatcher, so
+// the device's own kernel allocates (torch_npu's on PrivateUse1). Anything
+// else, an unparsable device string included, is left to the binding.
+PyObject* EmptyStrided(PyObject* const* args, size_t npos, PyObject* kwnames) {
+  c10::SmallVector<int64_t, 8> size, stride;
+  if (npos != 2 || kwnames == nullptr || PyTuple_GET_SIZE(kwnames) != 2 ||
+      at::impl::torch_function_mode_enabled() || !IntTuple(args[0], true, &size) ||
+      !IntTuple(args[1], false, &stride)) {
+    return nullptr;
+  }
+  PyObject *dtype = nullptr, *device = nullptr;
+  for (Py_ssize_t k = 0; k < 2; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    PyObject* value = args[npos + static_cast<size_t>(k)];
+    if (PyUnicode_CompareWithASCIIString(name, "dtype") == 0) {
+      dtype = value;
+    } else if (PyUnicode_CompareWithASCIIString(name, "device") == 0) {
+      device = value;
+    }
+  }
+  if (dtype == nullptr || device == nullptr || !THPDtype_Check(dtype)) return nullptr;
+  std::optional<at::Device> where;
+  if (THPDevice_Check(device)) {
+    where = reinterpret_cast<THPDevice*>(device)->device;
+  } else if (PyUnicode_CheckExact(device)) {
+    const char* text = PyUnicode_AsUTF8(device);
+    if (text == nullptr) return nullptr;  // the error propagates
+    try {
+      where = at::Device(std::string(text));
+    } catch (const c10::Error&) {
+      return nullptr;  // the binding parses it again and raises its own error
+    }
+  } else {
+    return nullptr;
+  }
+  const at::TensorOptions options = at::TensorOptions()
+                                        .dtype(reinterpret_cast<THPDtype*>(dtype)->scalar_type)
+                                        .device(*where);
+  torch::utils::maybe_initialize_device(options);
+  return THPVariable_Wrap(WithoutGil([&] { return torch::empty_strided(size, stride, options); }));
 }
 
 // torch._C._dynamo.guards._reinterpret_tensor(base, sizes, strides,
@@ -816,7 +893,9 @@ PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwname
       return ReinterpretTensor(args, npos, kwnames);
     case kEmptyStridedCpu:
     case kEmptyStridedCuda:
-      return EmptyStrided(kind, args, npos, kwnames);
+      return EmptyStridedOn(kind, args, npos, kwnames);
+    case kEmptyStrided:
+      return EmptyStrided(args, npos, kwnames);
     default:
       return nullptr;  // a kind this build does not know: Python runs it
   }

@@ -32,16 +32,22 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/cuda/CUDAContextLight.h>
 #include <ATen/cuda/tunable/Tunable.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cublasLt.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 
@@ -61,12 +67,19 @@ enum Decline {
   kFull,           // kMaxPlans problems are planned already
   kFirstCall,      // the call that built and checked its problem's plan ran ATen's kernel
   kReducedPrecision,  // fp16 or bf16: a check cannot tell summation orders apart
+  kSmCarveout,     // torch._C._set_sm_carveout_experimental: ATen's SM count target
+  kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
+  kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
   kDeclines
 };
-constexpr const char* kDeclineNames[kDeclines] = {
-    "form",     "capture", "deterministic", "tunable",
-    "no_algorithm", "mismatch", "error", "full", "first_call", "reduced_precision"};
+constexpr const char* kDeclineNames[] = {
+    "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
+    "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
+    "sm_carveout", "sync_debug", "large"};
+static_assert(std::size(kDeclineNames) == kDeclines, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
+// The check copies the operands and two outputs: problems above this keep ATen's kernel.
+constexpr int64_t kMaxCheckedBytes = int64_t{64} << 20;
 
 // An operand as cuBLASLt stores it (column-major): rows, cols, leading
 // dimension and batch stride as stored, and whether the op transposes it.
@@ -106,7 +119,7 @@ inline int64_t Alignment(const void* ptr) {
 // choice of kernel may depend on (so a changed flag is another problem).
 struct Problem {
   enum Field {
-    kKind, kDtype, kDevice, kBatch, kM, kN, kK, kTransA, kTransB, kLdA, kLdB, kLdC,
+    kKind, kDevice, kBatch, kM, kN, kK, kTransA, kTransB, kLdA, kLdB, kLdC,
     kStrideA, kStrideB, kStrideC, kBias, kAlignA, kAlignB, kAlignC, kAlignBias, kTf32,
     kBackend, kWorkspace, kFields
   };
@@ -153,6 +166,25 @@ struct Call {
   void* c_ptr = nullptr;
 };
 
+// The elements a strided tensor spans, from its first to its last.
+inline int64_t Extent(const at::Tensor& t) {
+  int64_t extent = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
+  return extent;
+}
+
+// Whether ATen's fp32 GEMMs use TF32 now, read as ATen's CUDA BLAS reads it
+// (allowTF32CuBLAS raises where the legacy and the new settings disagree).
+inline bool Tf32(at::Context& ctx) {
+  if (at::NoTF32Guard::should_disable_tf32()) return false;
+#if TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 10
+  return ctx.float32Precision("cuda", "matmul") == "tf32";
+#else
+  return ctx.float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL) ==
+         at::Float32Precision::TF32;
+#endif
+}
+
 // The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
 // of the tier, or the reason it is not one.
 inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at::Tensor* x,
@@ -184,7 +216,10 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
       (batch > 1 && c.batch_stride < c.ld * m)) {
     return kForm;
   }
-  if (!AsColumnMajor(b, k, n, &call->a) || !AsColumnMajor(a, m, k, &call->b)) return kForm;
+  if (!AsColumnMajor(b, k, n, &call->a) || !AsColumnMajor(a, m, k, &call->b) ||
+      (batch > 1 && (call->a.batch_stride <= 0 || call->b.batch_stride <= 0))) {
+    return kForm;  // (a broadcast batch, stride 0, stays with ATen's strided-batched call)
+  }
   int64_t bias_alignment = 0;
   if (kind == kAddmm) {
     if (!beta.isIntegral(false) || beta.toLong() != 1 || !alpha.isIntegral(false) ||
@@ -198,13 +233,15 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   auto& ctx = at::globalContext();
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
+  if (ctx._SMCarveout_EXPERIMENTAL().has_value()) return kSmCarveout;
+  const int64_t elements = Extent(a) + Extent(b) + 2 * Extent(out) + (x ? Extent(*x) : 0);
+  if (elements * 4 > kMaxCheckedBytes) return kLarge;
   call->a_ptr = b.const_data_ptr();
   call->b_ptr = a.const_data_ptr();
   call->c_ptr = out.data_ptr();
   using P = Problem;
   auto& v = call->problem.v;
   v[P::kKind] = kind;
-  v[P::kDtype] = static_cast<int64_t>(dtype);
   v[P::kDevice] = out.device().index();
   v[P::kBatch] = batch;
   v[P::kM] = m;
@@ -215,6 +252,7 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kLdA] = call->a.ld;
   v[P::kLdB] = call->b.ld;
   v[P::kLdC] = c.ld;
+  if (batch <= 1) call->a.batch_stride = call->b.batch_stride = c.batch_stride = 0;  // unused
   v[P::kStrideA] = call->a.batch_stride;
   v[P::kStrideB] = call->b.batch_stride;
   v[P::kStrideC] = c.batch_stride;
@@ -223,7 +261,7 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kAlignB] = Alignment(call->b_ptr);
   v[P::kAlignC] = Alignment(call->c_ptr);
   v[P::kAlignBias] = bias_alignment;
-  v[P::kTf32] = ctx.allowTF32CuBLAS();
+  v[P::kTf32] = Tf32(ctx);
   v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
   v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
   return std::nullopt;
@@ -327,21 +365,28 @@ inline void Run(Plan& plan, const Call& call) {
         "cublasLtMatmul");
 }
 
+// What a check's inputs are made of: normal samples; samples scaled by powers
+// of two from 2^-12 to 2^12 (sums cancel and absorb, so any change of
+// summation order shows in the bits); and samples an eighth of which are
+// subnormal and an eighth signed zeros (a kernel that flushes them shows).
+enum class Inputs { kNormal, kWide, kEdges };
+
 // A tensor of `like`'s sizes and strides whose data pointer has `alignment`
-// (as Alignment reads it), filled with normal samples of `generator`; `wide`:
-// scaled by powers of two from 2^-12 to 2^12, so that sums cancel and absorb
-// and any change of summation order shows in the result's bits.
+// (as Alignment reads it), filled from `generator` as `inputs` says.
 inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator,
-                         bool wide) {
-  int64_t extent = 1;
-  for (int64_t d = 0; d < like.dim(); ++d) extent += (like.size(d) - 1) * like.stride(d);
+                         Inputs inputs) {
   // the caching allocator's blocks are 512-byte aligned: an offset of
   // `alignment` bytes has exactly that alignment below 256
   const int64_t offset = alignment >= 256 ? 0 : alignment / like.element_size();
+  const int64_t n = Extent(like) + offset;
   const at::TensorOptions cpu = like.options().device(at::kCPU);
-  at::Tensor values = at::randn({extent + offset}, generator, cpu);
-  if (wide) {
-    values.mul_(at::exp2(at::randint(-12, 13, {extent + offset}, generator, cpu)));
+  at::Tensor values = at::randn({n}, generator, cpu);
+  if (inputs == Inputs::kWide) {
+    values.mul_(at::exp2(at::randint(-12, 13, {n}, generator, cpu)));
+  } else if (inputs == Inputs::kEdges) {
+    const at::Tensor pick = at::randint(0, 8, {n}, generator, cpu);
+    values = at::where(pick == 0, values * std::ldexp(1.0, -130), values);  // subnormal
+    values = at::where(pick == 1, values * 0.0, values);                    // +0 and -0
   }
   return values.to(like.device()).as_strided(like.sizes(), like.strides(), offset);
 }
@@ -353,26 +398,29 @@ inline at::Tensor Bits(const at::Tensor& t) { return t.view(at::kInt); }
 using Reference =
     std::function<void(at::Tensor&, const at::Tensor*, const at::Tensor&, const at::Tensor&)>;
 
-// The plan of `call`'s problem, checked against `reference` on two sets of
-// random inputs of the call's geometry and alignment (normal, and wide-range;
-// a private generator: the user's random state is untouched). Touches none of
-// the call's own tensors.
+// The plan of `call`'s problem, checked against `reference` on the three kinds
+// of Inputs of the call's geometry and alignment (a private generator: the
+// user's random state is untouched). Touches none of the call's own tensors.
+// It synchronizes (the copies in, the comparison): the caller runs it outside
+// any capture on this thread, and relaxes the capture mode so that another
+// thread's capture is neither refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
                                       const at::Tensor& b, const Reference& reference) {
+  c10::cuda::CUDAStreamCaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
   using P = Problem;
   const auto& v = call.problem.v;
   at::Generator generator = at::detail::createCPUGenerator(0x5eed);
-  for (bool wide : {false, true}) {
+  for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
     if (plan->refused != kDeclines) break;
-    at::Tensor sa = Sample(a, v[P::kAlignB], generator, wide);
-    at::Tensor sb = Sample(b, v[P::kAlignA], generator, wide);
+    at::Tensor sa = Sample(a, v[P::kAlignB], generator, inputs);
+    at::Tensor sb = Sample(b, v[P::kAlignA], generator, inputs);
     std::optional<at::Tensor> sx;
-    if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator, wide);
-    at::Tensor expected = Sample(out, v[P::kAlignC], generator, false);
-    at::Tensor actual = Sample(out, v[P::kAlignC], generator, false);
+    if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator, inputs);
+    at::Tensor expected = Sample(out, v[P::kAlignC], generator, Inputs::kNormal);
+    at::Tensor actual = Sample(out, v[P::kAlignC], generator, Inputs::kNormal);
     reference(expected, sx ? &*sx : nullptr, sa, sb);
     Call check = call;
     check.a_ptr = sb.const_data_ptr();
@@ -383,6 +431,19 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
     if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
   }
   return plan;
+}
+
+// The problem in words (for a warning): sizes, leading dimensions, transposes, alignments.
+inline std::string Text(const Problem& problem) {
+  using P = Problem;
+  const auto& v = problem.v;
+  std::ostringstream text;
+  text << "batch " << v[P::kBatch] << ", m " << v[P::kM] << ", n " << v[P::kN] << ", k "
+       << v[P::kK] << ", leading dimensions " << v[P::kLdA] << "/" << v[P::kLdB] << "/"
+       << v[P::kLdC] << ", transposed " << v[P::kTransA] << "/" << v[P::kTransB]
+       << ", alignments " << v[P::kAlignA] << "/" << v[P::kAlignB] << "/" << v[P::kAlignC]
+       << (v[P::kBias] != 0 ? ", bias" : "");
+  return text.str();
 }
 
 // The plans of this process, by problem, at most kMaxPlans.

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
-import signal
 import sys
 
 
@@ -29,19 +27,10 @@ def _build() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The CLI's entry (``python -m fastlaunch`` and the ``fastlaunch`` script): its
-    exit status. A reader that goes away early (``| head``) ends it quietly."""
-    try:
-        try:
-            code = _command(argv)
-        finally:  # argparse's exits too: a closed pipe shows here, not while Python exits
-            sys.stdout.flush()
-    except BrokenPipeError:
-        # Python's documented way: later writes (the flush at exit) go to devnull,
-        # and the status is a SIGPIPE death's, as for any command cut off by `head`.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 128 + signal.SIGPIPE
-    return code
+    exit status (``tools.cli.entry``: a reader that goes away early ends it quietly)."""
+    from .tools import cli
+
+    return cli.entry(lambda: _command(argv))
 
 
 def _command(argv: list[str] | None) -> int:

@@ -282,7 +282,10 @@ class Outcome:
 def _bytes(tensor: torch.Tensor | None) -> torch.Tensor | None:
     if tensor is None:
         return None
-    return tensor.detach().contiguous().reshape(-1).view(torch.uint8).cpu()
+    # a fresh contiguous copy: .contiguous() keeps a tensor whose odd strides are
+    # only on size-1 dimensions, which a dtype view then refuses
+    dense = tensor.detach().clone(memory_format=torch.contiguous_format)
+    return dense.reshape(-1).view(torch.uint8).cpu()
 
 
 def _run(

@@ -76,27 +76,61 @@ def _tier():
     return sum(gemms.values()), declined
 
 
-# (op, input shapes, transposed operands): the 12-layer GPT-2's GEMMs, a
-# transposed weight (nn.Linear's), a bias, a batch, a sliced leading dimension.
+# (op, input shapes, {operand index: form}): the 12-layer GPT-2's GEMMs, a
+# transposed weight (nn.Linear's), a bias, batches, and the layouts where the
+# mapping to cuBLASLt's column-major operands could go wrong: a sliced leading
+# dimension, storage offsets (alignments below 256 bytes), an expanded batch
+# (batch stride 0), n = 1, k = 1.
 PROBLEMS = [
-    ("mm", [(16, 256), (256, 768)], ()),
-    ("mm", [(16, 256), (256, 1024)], ()),
-    ("mm", [(16, 1024), (1024, 256)], ()),
-    ("mm", [(16, 256), (768, 256)], (1,)),
-    ("mm", [(33, 70), (96, 70)], (1,)),
-    ("addmm", [(768,), (16, 256), (256, 768)], ()),
-    ("addmm", [(256,), (16, 1024), (256, 1024)], (2,)),
-    ("bmm", [(4, 16, 64), (4, 64, 16)], ()),
-    ("bmm", [(4, 16, 64), (4, 16, 64)], (1,)),
+    ("mm", [(16, 256), (256, 768)], {}),
+    ("mm", [(16, 256), (256, 1024)], {}),
+    ("mm", [(16, 1024), (1024, 256)], {}),
+    ("mm", [(16, 256), (768, 256)], {1: "t"}),
+    ("mm", [(33, 70), (96, 70)], {1: "t"}),
+    ("mm", [(40, 24), (24, 56)], {0: "ld", 1: "ld"}),
+    ("mm", [(40, 24), (24, 56)], {0: "off1", 1: "off2"}),
+    ("mm", [(40, 24), (56, 24)], {0: "off4", 1: "t"}),
+    ("mm", [(40, 24), (24, 1)], {}),
+    ("mm", [(40, 1), (1, 56)], {}),
+    ("addmm", [(768,), (16, 256), (256, 768)], {}),
+    ("addmm", [(256,), (16, 1024), (256, 1024)], {2: "t"}),
+    ("addmm", [(56,), (40, 24), (24, 56)], {0: "off1", 1: "ld"}),
+    ("bmm", [(4, 16, 64), (4, 64, 16)], {}),
+    ("bmm", [(4, 16, 64), (4, 16, 64)], {1: "t"}),
+    ("bmm", [(4, 16, 64), (1, 64, 16)], {1: "bexp"}),
+    ("bmm", [(3, 20, 12), (3, 12, 8)], {0: "ld", 1: "off2"}),
 ]
 
 
-def _inputs(shapes, transposed, dtype, seed):
+def _operand(shape, form, dtype, generator):
+    """A tensor of `shape` stored as `form` says: "t" transposed (its storage is
+    the transpose), "ld" a slice of a wider tensor (leading dimension + 5),
+    "offN" at a storage offset of N elements, "bexp" a batch of 1 expanded."""
+    def randn(*size):
+        return torch.randn(size, device="cuda", dtype=dtype, generator=generator)
+
+    if form == "t":
+        return randn(*shape[:-2], shape[-1], shape[-2]).transpose(-1, -2)
+    if form == "ld":
+        return randn(*shape[:-1], shape[-1] + 5)[..., :shape[-1]]
+    if form.startswith("off"):
+        offset = int(form[3:])
+        numel = 1
+        for size in shape:
+            numel *= size
+        return randn(numel + offset)[offset:].view(shape)
+    if form == "bexp":
+        return randn(*shape)  # expanded to the batch by _inputs
+    return randn(*shape)
+
+
+def _inputs(shapes, forms, dtype, seed):
     generator = torch.Generator(device="cuda").manual_seed(seed)
-    inputs = []
-    for i, shape in enumerate(shapes):
-        t = torch.randn(shape, device="cuda", dtype=dtype, generator=generator)
-        inputs.append(t.transpose(-1, -2) if i in transposed else t)
+    inputs = [_operand(shape, forms.get(i, ""), dtype, generator)
+              for i, shape in enumerate(shapes)]
+    for i, form in forms.items():
+        if form == "bexp":
+            inputs[i] = inputs[i].expand(inputs[0].shape[0], *inputs[i].shape[1:])
     return inputs
 
 
@@ -115,16 +149,16 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     aten_ops.reset_cublaslt()
     try:
-        for op, shapes, transposed in PROBLEMS:
+        for op, shapes, forms in PROBLEMS:
             for seed in range(3):
-                inputs = _inputs(shapes, transposed, dtype, seed)
+                inputs = _inputs(shapes, forms, dtype, seed)
                 rows = inputs[-2].shape[:-1] if op != "bmm" else inputs[0].shape[:-1]
                 out_shape = (*rows, inputs[-1].shape[-1])
                 expected = _aten(op, inputs, torch.empty(out_shape, device="cuda", dtype=dtype))
                 out = torch.empty(out_shape, device="cuda", dtype=dtype)
                 (actual,) = calls[op]([*inputs, out])
                 assert actual is out
-                assert torch.equal(_bits(actual), _bits(expected)), (op, shapes, transposed)
+                assert torch.equal(_bits(actual), _bits(expected)), (op, shapes, forms)
         planned, declined = _tier()
     finally:
         torch.backends.cuda.matmul.allow_tf32 = previous
@@ -132,9 +166,9 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
     if dtype != torch.float32:  # the accumulator's bits are rounded away: no check can tell
         assert declined == {"reduced_precision": 3 * len(PROBLEMS)}
         return
-    first = declined.get("first_call", 0) + declined.get("mismatch", 0)
-    assert first >= len(PROBLEMS), declined  # each problem was planned once and checked
-    assert declined.get("error", 0) == 0 and declined.get("no_algorithm", 0) == 0, declined
+    # each problem planned and checked, but the broadcast batch (a form the tier leaves)
+    assert set(declined) <= {"first_call", "mismatch", "form"}, declined
+    assert declined.get("form", 0) == 3, declined
     assert planned > 0, declined  # the tier ran: a supported setup that plans nothing fails
 
 
@@ -142,7 +176,7 @@ def test_planning_leaves_the_random_state(shim, tmp_path):
     """The check draws its inputs from a private generator: torch's CPU and CUDA
     random states are the same after a problem was planned."""
     mm = _planned(tmp_path, "mm")
-    a, b = _inputs([(24, 40), (40, 56)], (), torch.float32, 7)
+    a, b = _inputs([(24, 40), (40, 56)], {}, torch.float32, 7)
     cpu, cuda = torch.get_rng_state(), torch.cuda.get_rng_state()
     aten_ops.reset_cublaslt()
     mm([a, b, torch.empty(24, 56, device="cuda")])
@@ -153,7 +187,7 @@ def test_planning_leaves_the_random_state(shim, tmp_path):
 
 def test_deterministic_mode_keeps_atens_kernel(shim, tmp_path):
     mm = _planned(tmp_path, "mm")
-    a, b = _inputs([(16, 256), (256, 768)], (), torch.float32, 0)
+    a, b = _inputs([(16, 256), (256, 768)], {}, torch.float32, 0)
     aten_ops.reset_cublaslt()
     torch.use_deterministic_algorithms(True, warn_only=True)
     try:
@@ -169,7 +203,7 @@ def test_first_call_in_a_graph_capture_plans_nothing(shim, tmp_path):
     check synchronizes): the call keeps ATen's kernel in the graph, and the replay
     gives ATen's bits."""
     mm = _planned(tmp_path, "mm")
-    a, b = _inputs([(40, 72), (72, 24)], (), torch.float32, 3)
+    a, b = _inputs([(40, 72), (72, 24)], {}, torch.float32, 3)
     out = torch.empty(40, 24, device="cuda")
     expected = torch.mm(a, b)
     aten_ops.reset_cublaslt()
@@ -190,7 +224,7 @@ def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
     """Once planned, the GEMM is captured through its plan (ATen's workspace, the
     capture's stream) and the replay gives ATen's bits."""
     mm = _planned(tmp_path, "mm")
-    a, b = _inputs([(16, 320), (320, 640)], (), torch.float32, 5)
+    a, b = _inputs([(16, 320), (320, 640)], {}, torch.float32, 5)
     out = torch.empty(16, 640, device="cuda")
     aten_ops.reset_cublaslt()
     for _ in range(2):
@@ -211,3 +245,37 @@ def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
     graph.replay()
     torch.cuda.synchronize()
     assert torch.equal(_bits(out), _bits(expected))
+
+
+@pytest.mark.parametrize("setting", ["tunable", "sync_debug", "switch_off"])
+def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
+    """TunableOp on, sync-debug mode (the check would synchronize) and
+    ``prepare(True, cublaslt=False)``: the GEMM keeps static dispatch, ATen's bits,
+    and no plan is made (the same problem plans once the setting is gone)."""
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(48, 88), (88, 24)], {}, torch.float32, 11)
+    expected = torch.mm(a, b)
+    aten_ops.reset_cublaslt()
+    aten_ops.reset_static_ops()
+    if setting == "tunable":
+        torch.cuda.tunable.enable(True)
+    elif setting == "sync_debug":
+        torch.cuda.set_sync_debug_mode("warn")
+    else:
+        aten_ops.prepare(True, cublaslt=False)
+    try:
+        out = torch.empty(48, 24, device="cuda")
+        mm([a, b, out])
+    finally:
+        torch.cuda.tunable.enable(False)
+        torch.cuda.set_sync_debug_mode(0)
+        aten_ops.prepare(True)
+    torch.cuda.synchronize()
+    assert torch.equal(_bits(out), _bits(expected))
+    kept = {} if setting == "switch_off" else {setting: 1}
+    assert aten_ops.cublaslt()[1:] == ({}, kept)
+    assert sum(aten_ops.static_ops().values()) == 1
+    mm([a, b, torch.empty(48, 24, device="cuda")])  # now planned and checked
+    assert set(aten_ops.cublaslt()[2]) - set(kept) <= {"first_call", "mismatch"}
+    aten_ops.reset_cublaslt()
+    assert aten_ops.cublaslt()[1:] == ({}, {})

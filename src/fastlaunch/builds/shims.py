@@ -112,11 +112,14 @@ def torch_has_cuda() -> bool:
 
 
 def cuda_include_dirs() -> tuple[str, ...]:
-    """The folders holding every header of CUDA_HEADERS: the nvidia wheels the
-    installed torch depends on (its own CUDA version), else the toolkit's
-    (``CUDA_HOME``, ``CUDA_PATH``, ``/usr/local/cuda``); () where neither has
-    them all (a CUDA torch without CUDA's headers still builds its shims,
-    without the cuBLASLt tier)."""
+    """The folders holding every header of CUDA_HEADERS: the nvidia wheels'
+    ``include`` folders (what the installed torch depends on), else one
+    toolkit's: ``CUDA_HOME``'s if set, else ``CUDA_PATH``'s if set, else
+    ``/usr/local/cuda``'s; () where neither has them all (a CUDA torch without
+    CUDA's headers still builds its shims, without the cuBLASLt tier). The
+    headers' CUDA version is not compared with torch's: the tier calls only
+    cuBLASLt entry points that CUDA 11.1 and later share, resolved to the
+    library torch loaded."""
     wheels: list[Path] = []
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec is not None else []:

@@ -40,13 +40,15 @@ def prepare(on: bool, *, cublaslt: bool | None = None) -> None:
     directly where that is the same call, and CUDA GEMMs through checked cuBLASLt
     plans (True, ``FASTLAUNCH_PREPARED_OPS``' default), or through ATen's dispatcher
     (False), for A/B measurements; ``cublaslt=False`` keeps static dispatch without
-    the plans. Nothing until the
-    shim is loaded."""
+    the plans. Nothing until the shim is loaded."""
     _check_switch(on)
     cublaslt = on if cublaslt is None else cublaslt
     if not isinstance(cublaslt, bool):
         msg = f"cublaslt: got {cublaslt!r}, expected True, False or None"
         raise TypeError(msg)
+    if cublaslt and not on:
+        msg = "cublaslt: got True with on=False, expected False or None (plans are prepared ops)"
+        raise ValueError(msg)
     if _module:
         _module[0].set_prepared_ops(on, cublaslt)  # type: ignore[attr-defined]
 
@@ -67,8 +69,9 @@ def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:
     """The cached cuBLASLt tier of the CUDA GEMMs: whether the loaded shim was
     built with it (CUDA's headers found, torch 2.9 or later), the GEMMs run
     through a checked plan per native kind, and per reason the CUDA GEMMs that
-    kept static dispatch (``form``, ``first_call``, ``mismatch``, ...; see
-    ``aten_ops.cpp``). (False, {}, {}) until the shim is loaded."""
+    kept static dispatch (``form``, ``first_call``, ``mismatch``, ...: the
+    reasons of ``csrc/shims/cublaslt_plans.h``, listed in docs/configuration.md).
+    (False, {}, {}) until the shim is loaded."""
     if not _module:
         return False, {}, {}
     built, gemms, declined = _module[0].cublaslt()  # type: ignore[attr-defined]

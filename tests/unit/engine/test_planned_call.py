@@ -700,8 +700,6 @@ _NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.
                  "torch.ops.aten._scaled_dot_product_cudnn_attention.default(")
 
 
-
-
 @pytest.fixture(scope="module")
 def aten_shim():
     """The torch-built ATen shim (built once per torch build, then cached)."""
@@ -966,6 +964,8 @@ def test_prepared_ops_off_keeps_the_dispatcher(aten_shim, tmp_path, how):
         aten_shim.prepare("no")
     with pytest.raises(TypeError, match="cublaslt: got 'x', expected True, False or None"):
         aten_shim.prepare(True, cublaslt="x")
+    with pytest.raises(ValueError, match="cublaslt: got True with on=False, expected False"):
+        aten_shim.prepare(False, cublaslt=True)
 
 
 def test_native_op_declines_subclasses_and_returns_the_out_object(aten_shim, tmp_path):

@@ -12,8 +12,8 @@ device guard), run in a child process (renaming PrivateUse1 is for good) as
 Python ``call()`` and as the planned call the code cache hook makes; their
 outputs must be byte-equal (and equal to the CPU wrapper's on CPU), the
 device must see the same allocations and frees in the same order, and the
-shim's per-kind counts say every GEMM, convolution, attention and view ran
-natively, none declined.
+shim's per-kind counts say every allocation, GEMM, convolution, attention and
+view ran natively, none declined.
 """
 
 from __future__ import annotations
@@ -42,19 +42,19 @@ KIND_OF = {"extern_kernels.mm": 1, "extern_kernels.addmm": 2, "extern_kernels.bm
            "extern_kernels.convolution": 7,
            "torch.ops.aten._scaled_dot_product_flash_attention.default": 8,
            "torch.ops.aten._scaled_dot_product_cudnn_attention.default": 9,
-           "reinterpret_tensor": 10}
-VIEW = 10
+           "reinterpret_tensor": 10, "empty_strided": 13}
+VIEW, ALLOC = 10, 13
 # What each wrapper's call() runs in the shim: {kind: (ran, declined)}. The
-# allocations are torch.empty_strided on npu, not a shim kind (11 and 12 are
-# _empty_strided_cpu and _empty_strided_cuda), so they never show here.
+# allocations are torch.empty_strided(..., device='npu', dtype=...), kind 13,
+# through ATen's dispatcher to the device's own allocating kernel.
 EXPECTED = {
-    "mlp": {2: (2, 0)},
-    "mlp_dynamic": {2: (2, 0)},
-    "views": {1: (1, 0), 2: (1, 0)},
-    "attention": {3: (2, 0)},
-    "baddbmm": {4: (1, 0)},
-    "conv": {7: (1, 0)},
-    "gpt_block": {2: (8, 0), 6: (2, 0), VIEW: (8, 0)},
+    "mlp": {2: (2, 0), ALLOC: (5, 0)},
+    "mlp_dynamic": {2: (2, 0), ALLOC: (5, 0)},
+    "views": {1: (1, 0), 2: (1, 0), ALLOC: (3, 0)},
+    "attention": {3: (2, 0), ALLOC: (4, 0)},
+    "baddbmm": {4: (1, 0), ALLOC: (1, 0)},
+    "conv": {7: (1, 0), ALLOC: (3, 0)},
+    "gpt_block": {2: (8, 0), 6: (2, 0), VIEW: (8, 0), ALLOC: (9, 0)},
 }
 # transformer.py's _transformer_encoder_layer_fwd is a composite of ops the
 # device does not register (it is no shim kind either).

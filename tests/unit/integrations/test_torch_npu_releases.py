@@ -97,3 +97,13 @@ def test_torch_npu_2_13_and_2_14_plugins_do_not_block_planning(version, triton_p
     report = _drive(version, triton_package, tmp_path)
     assert report["plugins"] == ["_NPUSkipPrecompilePlugin"]
     assert report["stats"]["fast"] == 4
+
+
+def test_the_planned_calls_aten_shim_builds_on_this_torch():
+    """The planned call's ATen shim builds and loads against the torch this suite
+    runs on: under ``tox -e releases`` each torch_npu release's own torch (on
+    2.7.1's the shim once failed to compile, and every native op ran in Python)."""
+    pytest.importorskip("torch", reason="the shim is built against torch")
+    from fastlaunch.runtime import aten_ops
+
+    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()

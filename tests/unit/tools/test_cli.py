@@ -305,14 +305,17 @@ def test_cache_clear_rejects_unknown_names(capsys):
         caches.clear(["bogus"])
 
 
-@pytest.mark.parametrize("args", [["demo"], ["selfcheck", "--backend", "fake-npu",
-                                            "--ascend-backend", "/nonexistent"]])
+@pytest.mark.parametrize("args", [
+    ["fastlaunch", "demo"],
+    ["fastlaunch", "selfcheck", "--backend", "fake-npu", "--ascend-backend", "/nonexistent"],
+    ["fastlaunch.tools.selfcheck", "--backend", "fake-npu", "--ascend-backend", "/nonexistent"]])
 def test_a_reader_that_leaves_early_ends_the_cli_quietly(args):
-    """``python -m fastlaunch ... | head``: the pipe is closed before the first write,
-    so the first print fails; no BrokenPipeError traceback, SIGPIPE's status."""
+    """``python -m fastlaunch ... | head`` (and selfcheck's own module entry): the pipe
+    is closed before the first write, so the first print fails; no BrokenPipeError
+    traceback, SIGPIPE's status."""
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-m", "fastlaunch", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     proc.stdout.close()
     _, err = proc.communicate(timeout=300)

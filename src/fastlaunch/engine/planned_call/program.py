@@ -62,6 +62,9 @@ NATIVE_KINDS = {
     10: "_C._dynamo.guards._reinterpret_tensor",
     11: "_C._dynamo.guards._empty_strided_cpu",
     12: "_C._dynamo.guards._empty_strided_cuda",
+    # a device without its own allocator function (torch_npu's wrappers): Inductor's
+    # make_allocation writes empty_strided(size, stride, device=..., dtype=...)
+    13: "empty_strided",
 }
 REINTERPRET_KIND = 10
 # The kinds whose tensor operands may be folded views (the ATen ops the shim

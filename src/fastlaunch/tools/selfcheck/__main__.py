@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """``python -m fastlaunch.tools.selfcheck``: ``python -m fastlaunch selfcheck``, through
-the CLI's entry (its exit on a closed stdout included)."""
+the same entry as the CLI (its exit on a closed stdout included)."""
 
 import sys
 
-from fastlaunch.__main__ import main
+from fastlaunch.tools import cli, selfcheck
 
-sys.exit(main(["selfcheck", *sys.argv[1:]]))
+sys.exit(cli.entry(lambda: selfcheck.main(sys.argv[1:])))
