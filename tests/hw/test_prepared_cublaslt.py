@@ -253,21 +253,25 @@ def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
     ``prepare(True, cublaslt=False)``: the GEMM keeps static dispatch, ATen's bits,
     and no plan is made (the same problem plans once the setting is gone)."""
     mm = _planned(tmp_path, "mm")
-    a, b = _inputs([(48, 88), (88, 24)], {}, torch.float32, 11)
+    rows = {"tunable": 48, "sync_debug": 49, "switch_off": 50}[setting]  # a new problem each
+    a, b = _inputs([(rows, 88), (88, 24)], {}, torch.float32, 11)
     expected = torch.mm(a, b)
     aten_ops.reset_cublaslt()
     aten_ops.reset_static_ops()
-    if setting == "tunable":
+    if setting == "tunable":  # ATen's TunableOp on, tuning off: nothing tuned or written
+        torch.cuda.tunable.set_filename(str(tmp_path / "tunableop.csv"))
+        torch.cuda.tunable.tuning_enable(False)
         torch.cuda.tunable.enable(True)
     elif setting == "sync_debug":
         torch.cuda.set_sync_debug_mode("warn")
     else:
         aten_ops.prepare(True, cublaslt=False)
     try:
-        out = torch.empty(48, 24, device="cuda")
+        out = torch.empty(rows, 24, device="cuda")
         mm([a, b, out])
     finally:
         torch.cuda.tunable.enable(False)
+        torch.cuda.tunable.tuning_enable(True)
         torch.cuda.set_sync_debug_mode(0)
         aten_ops.prepare(True)
     torch.cuda.synchronize()
@@ -275,7 +279,7 @@ def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
     kept = {} if setting == "switch_off" else {setting: 1}
     assert aten_ops.cublaslt()[1:] == ({}, kept)
     assert sum(aten_ops.static_ops().values()) == 1
-    mm([a, b, torch.empty(48, 24, device="cuda")])  # now planned and checked
+    mm([a, b, torch.empty(rows, 24, device="cuda")])  # now planned and checked
     assert set(aten_ops.cublaslt()[2]) - set(kept) <= {"first_call", "mismatch"}
     aten_ops.reset_cublaslt()
     assert aten_ops.cublaslt()[1:] == ({}, {})
