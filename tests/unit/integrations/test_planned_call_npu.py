@@ -158,8 +158,9 @@ def test_release_npu_wrapper_with_extern_mm_on_npu_device_tensors(version, trito
     (written by the release's own extern-kernel-out writer), on the ``npu``
     test device (helpers.npu_device): plain at::Tensors on PrivateUse1,
     allocated by the wrapper's own ``torch.empty_strided(..., device='npu')``,
-    as torch_npu's are. The planned call runs the mm in its ATen shim (views
-    folded, nothing declined) between launches that fastlaunch's NpuBackend
+    as torch_npu's are. The planned call runs the mm and the four allocations
+    in its ATen shim (views folded, the allocations through the dispatcher to
+    the device's kernel, nothing declined) between launches that fastlaunch's NpuBackend
     reads from those tensors natively; the recording runtime gets the launches
     of the Python call() byte for byte, addresses included, and the device's
     allocator the same allocations and frees."""
@@ -185,12 +186,13 @@ def test_release_npu_wrapper_with_extern_mm_on_npu_device_tensors(version, trito
         assert report[name]["mm_out"] == [MM_OUT] * 5, name
         assert report[name]["guard"] == python["guard"], name
         assert report[name]["arena"] == python["arena"], name
-    for name, stats in (("planned_stock", {"call.native_op": 5, "call.planned": 5}),
-                        ("planned", {"call.native_op": 5, "call.planned": 5,
+    for name, stats in (("planned_stock", {"call.native_op": 25, "call.planned": 5}),
+                        ("planned", {"call.native_op": 25, "call.planned": 5,
                                      "fallback.warming_up": 4, "fast": 16,
                                      "plan.created": 4})):
         assert report[name]["stats"] == stats, name
-        assert report[name]["native_ops"] == {"1": [5, 0]}, name  # mm, in the shim
+        # mm and the allocations (torch.empty_strided, kind 13), in the shim
+        assert report[name]["native_ops"] == {"1": [5, 0], "13": [20, 0]}, name
         assert report[name]["runs"] == 5, name
     assert report["planned_stock"]["observed"] == python["observed"]
     for i, (want, got) in enumerate(zip(python["observed"], report["planned"]["observed"])):
