@@ -66,6 +66,38 @@ def load_file(path: pathlib.Path, inject: dict | None = None):
         return _selfcheck.load(path, inject)
 
 
+def plan_file(path: pathlib.Path, *, native: int, name: str | None = None):
+    """(Python call(), PlannedCall, program) of the wrapper file at ``path``, the
+    extern kernels registered and its native calls tagged: exactly ``native`` of
+    them (a call the planner stopped tagging fails here, not as a quiet decline)."""
+    import torch._inductor.kernel.bmm  # fills extern_kernels
+    import torch._inductor.kernel.mm  # noqa: F401
+
+    from fastlaunch.engine.planned_call import planner
+
+    module = load_file(path)
+    program = planner.tag_native(planner.program_of(module.call))
+    assert program.summary()["native"] == native, program.summary()
+    return module.call, planner.plan(module.call, name or path.stem, program), program
+
+
+def logging_mode():
+    """A torch function mode that records the name of every function it sees
+    (``.seen``)."""
+    import torch
+
+    class LoggingMode(torch.overrides.TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            self.seen.append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    return LoggingMode()
+
+
 def assert_bit_equal(expected: object, actual: object) -> None:
     why = _selfcheck.output_difference(expected, actual)
     assert not why, why

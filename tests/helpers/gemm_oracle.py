@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator
 
 import torch
 
-from fastlaunch.engine.planned_call import planner
 from fastlaunch.runtime import _core
 from helpers import call_trace
 
@@ -230,9 +229,6 @@ class Wrappers:
     """(Python call(), planned call) per wrapper source, made once each."""
 
     def __init__(self, directory: pathlib.Path):
-        import torch._inductor.kernel.bmm  # fills extern_kernels
-        import torch._inductor.kernel.mm  # noqa: F401
-
         self.directory = pathlib.Path(directory)
         self.made: dict[str, tuple[object, object]] = {}
 
@@ -241,12 +237,9 @@ class Wrappers:
         if source not in self.made:
             path = self.directory / f"gemm_{len(self.made)}.py"
             path.write_text(source)
-            module = call_trace.load_file(path)
-            program = planner.tag_native(planner.program_of(module.call))
-            assert program.summary()["native"] == 1, program.summary()
-            planned = planner.plan(module.call, f"oracle_{case.op}", program)
+            python, planned, _ = call_trace.plan_file(path, native=1, name=f"oracle_{case.op}")
             assert isinstance(planned, _core.PlannedCall)
-            self.made[source] = (module.call, planned)
+            self.made[source] = (python, planned)
         return self.made[source]
 
 

@@ -15,7 +15,6 @@ torch = pytest.importorskip("torch", reason="torch is not installed")
 if not torch.cuda.is_available():
     pytest.skip("no CUDA device: these tests run on an NVIDIA GPU", allow_module_level=True)
 
-from fastlaunch.engine.planned_call import planner  # noqa: E402
 from fastlaunch.runtime import aten_ops  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
@@ -50,15 +49,22 @@ def shim():
 
 
 def _planned(tmp_path, op):
-    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
-
     names, extra = _OPS[op]
     path = tmp_path / f"{op}.py"
     path.write_text(_WRAPPER.format(names=names, op=op, extra=extra))
-    module = call_trace.load_file(path)
-    program = planner.tag_native(planner.program_of(module.call))
-    assert program.summary()["native"] == 1
-    return planner.plan(module.call, op, program)
+    return call_trace.plan_file(path, native=1)[1]
+
+
+def _capture(call, args):
+    """A CUDA graph of ``call(args)``, captured on a side stream as torch.cuda.graph
+    wants."""
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
+        call(args)
+    torch.cuda.current_stream().wait_stream(stream)
+    return graph
 
 
 def _aten(op, inputs, out):
@@ -207,12 +213,7 @@ def test_first_call_in_a_graph_capture_plans_nothing(shim, tmp_path):
     out = torch.empty(40, 24, device="cuda")
     expected = torch.mm(a, b)
     aten_ops.reset_cublaslt()
-    graph = torch.cuda.CUDAGraph()
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
-        mm([a, b, out])
-    torch.cuda.current_stream().wait_stream(stream)
+    graph = _capture(mm, [a, b, out])
     assert aten_ops.cublaslt()[1:] == ({}, {"capture": 1})
     out.zero_()
     graph.replay()
@@ -234,12 +235,7 @@ def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
         pytest.skip(f"this GPU's cuBLASLt choice differs from ATen's for the problem: {declined}")
     assert planned == 1, declined
     expected = torch.mm(a, b)
-    graph = torch.cuda.CUDAGraph()
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
-        mm([a, b, out])
-    torch.cuda.current_stream().wait_stream(stream)
+    graph = _capture(mm, [a, b, out])
     assert _tier()[0] == 2
     out.zero_()
     graph.replay()

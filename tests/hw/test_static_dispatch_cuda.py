@@ -21,7 +21,6 @@ if not torch.cuda.is_available():
 import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
 from fastlaunch.builds import shims  # noqa: E402
-from fastlaunch.engine.planned_call import planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.runtime import _core, aten_ops  # noqa: E402
 from helpers import call_trace  # noqa: E402
@@ -55,14 +54,10 @@ def _enabled():
 
 
 def _planned(tmp_path, text: str):
-    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
-
     path = tmp_path / f"w{len(list(tmp_path.iterdir()))}.py"
     path.write_text(text)
-    module = call_trace.load_file(path)
-    program = planner.tag_native(planner.program_of(module.call))
-    assert program.summary()["native"] == 1
-    return module.call, planner.plan(module.call, path.stem, program)
+    python, planned, _ = call_trace.plan_file(path, native=1)
+    return python, planned
 
 
 def _comparable(out: tuple) -> tuple:

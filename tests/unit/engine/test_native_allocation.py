@@ -18,7 +18,6 @@ from helpers import call_trace
 torch = pytest.importorskip("torch", reason="the ATen shim is built against torch")
 
 from fastlaunch import config  # noqa: E402
-from fastlaunch.engine.planned_call import planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.runtime import _core  # noqa: E402
 
@@ -36,21 +35,16 @@ def call(args):
 """
 
 
-@pytest.fixture
-def aten_shim():
-    from fastlaunch.runtime import aten_ops
-
-    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
+@pytest.fixture(autouse=True)
+def _enabled():
     with config.override(enabled=True, strict=False):
-        yield aten_ops
+        yield
 
 
-def _calls(tmp_path, extra=""):
+def _calls(tmp_path, extra="pass", native=2):
     path = tmp_path / "w.py"
-    path.write_text(_WRAPPER.format(extra=extra or "pass"))
-    module = call_trace.load_file(path)
-    program = planner.tag_native(planner.program_of(module.call))
-    return module.call, planner.plan(module.call, "w", program), program
+    path.write_text(_WRAPPER.format(extra=extra))
+    return call_trace.plan_file(path, native=native)
 
 
 def _counts():
@@ -82,12 +76,9 @@ def test_other_forms_are_the_bindings(aten_shim, tmp_path, extra):
     """A form the shim does not take as the binding would is declined and runs in
     Python: the same tensors (requires_grad included); the wrapper's other two
     allocations run natively."""
-    path = tmp_path / "w.py"
-    path.write_text(_WRAPPER.format(extra=f"buf0 = {extra}"))
-    module = call_trace.load_file(path)
-    planned = planner.plan(module.call, "w", planner.tag_native(planner.program_of(module.call)))
+    python, planned, _ = _calls(tmp_path, f"buf0 = {extra}", native=3)
     before = _counts()
-    expected, actual = module.call([5]), planned([5])
+    expected, actual = python([5]), planned([5])
     ran, declined = (after - start for after, start in zip(_counts(), before))
     assert (ran, declined) == (2, 1)
     assert _described(actual) == _described(expected)
@@ -95,7 +86,7 @@ def test_other_forms_are_the_bindings(aten_shim, tmp_path, extra):
 
 def test_an_unknown_device_raises_the_bindings_error(aten_shim, tmp_path):
     python, planned, _ = _calls(
-        tmp_path, "empty_strided((2,), (1,), device='nowhere', dtype=torch.float32)")
+        tmp_path, "empty_strided((2,), (1,), device='nowhere', dtype=torch.float32)", native=3)
     errors = []
     for call in (python, planned):
         with pytest.raises(RuntimeError) as info:
@@ -107,22 +98,11 @@ def test_an_unknown_device_raises_the_bindings_error(aten_shim, tmp_path):
 def test_a_torch_function_mode_sees_the_allocation(aten_shim, tmp_path):
     """torch.empty_strided is a factory a TorchFunctionMode intercepts: with one
     active, the shim declines and the mode sees the same calls as from Python."""
-    from torch.overrides import TorchFunctionMode
-
-    class Log(TorchFunctionMode):
-        def __init__(self):
-            super().__init__()
-            self.seen = []
-
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            self.seen.append(getattr(func, "__name__", str(func)))
-            return func(*args, **(kwargs or {}))
-
     python, planned, _ = _calls(tmp_path)
     logs = []
     before = _counts()
     for call in (python, planned):
-        with Log() as log:
+        with call_trace.logging_mode() as log:
             call([5])
         logs.append(log.seen)
     assert logs[0] == logs[1] and logs[0].count("empty_strided") == 2

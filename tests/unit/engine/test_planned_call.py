@@ -700,16 +700,6 @@ _NATIVE_CALLS = ("extern_kernels.mm(", "extern_kernels.addmm(", "extern_kernels.
                  "torch.ops.aten._scaled_dot_product_cudnn_attention.default(")
 
 
-@pytest.fixture(scope="module")
-def aten_shim():
-    """The torch-built ATen shim (built once per torch build, then cached)."""
-    from fastlaunch.runtime import aten_ops
-
-    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
-    yield aten_ops
-    aten_ops.use(True)
-
-
 def _calls_in_call(source: str) -> list:
     """Every call written in the wrapper's ``call`` function(s), as ast nodes."""
     import ast
@@ -809,18 +799,6 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
     assert counts == {}
 
 
-class _LoggingMode(torch.overrides.TorchFunctionMode):
-    """Records the name of every function a torch function mode sees."""
-
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        self.seen.append(getattr(func, "__name__", str(func)))
-        return func(*args, **(kwargs or {}))
-
-
 def test_torch_function_mode_sees_the_same_calls(aten_shim):
     """Under a TorchFunctionMode the shim declines, so the mode sees what it sees in Python."""
     logs = []
@@ -830,7 +808,7 @@ def test_torch_function_mode_sees_the_same_calls(aten_shim):
         inputs = module.get_args()
         call = planner.plan(module.call, "mlp") if planned else module.call
         before = _native_counts()
-        with _LoggingMode() as log:
+        with call_trace.logging_mode() as log:
             out = call(inputs)
         logs.append((log.seen, out, _native_counts()[1] - before[1]))
     assert "addmm" in logs[0][0] and logs[0][0] == logs[1][0]
@@ -839,16 +817,12 @@ def test_torch_function_mode_sees_the_same_calls(aten_shim):
 
 
 def _mm_wrapper(tmp_path):
-    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
-
     path = tmp_path / "w.py"
     path.write_text("import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
                     "def call(args):\n    a, b, out = args\n    args.clear()\n"
                     "    extern_kernels.mm(a, b, out=out)\n    return (out,)\n")
-    module = call_trace.load_file(path)
-    program = planner.tag_native(planner.program_of(module.call))
-    assert program.summary()["native"] == 1
-    return module.call, planner.plan(module.call, "w", program)
+    python, planned, _ = call_trace.plan_file(path, native=1)
+    return python, planned
 
 
 def test_native_op_error_is_torchs(aten_shim, tmp_path):
@@ -1162,7 +1136,7 @@ def test_under_a_torch_function_mode_views_decline_and_allocations_do_not(aten_s
     a, runs = torch.randn(4, 3), []
     for call in (python, planned):
         before = _kinds()
-        with _LoggingMode() as log:
+        with call_trace.logging_mode() as log:
             out = call([a.clone()])
         runs.append((log.seen, out, _since(before)))
     assert "copy_" in runs[0][0] and runs[0][0] == runs[1][0]

@@ -37,17 +37,6 @@ def _enabled():
 
 
 @pytest.fixture(scope="module")
-def aten_shim():
-    """The torch-built ATen shim (built once per torch build, then cached)."""
-    from fastlaunch.runtime import aten_ops
-
-    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
-    yield aten_ops
-    aten_ops.use(True)
-    aten_ops.prepare(True)
-
-
-@pytest.fixture(scope="module")
 def wrappers(tmp_path_factory):
     return G.Wrappers(tmp_path_factory.mktemp("gemm_wrappers"))
 

@@ -21,7 +21,6 @@ torch = pytest.importorskip("torch")
 
 import fastlaunch  # noqa: E402
 from fastlaunch import config  # noqa: E402
-from fastlaunch.engine.planned_call import planner  # noqa: E402
 from fastlaunch.engine.planned_call import program as P  # noqa: E402
 from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
@@ -48,15 +47,6 @@ def _enabled():
     fastlaunch.reset_stats()
 
 
-@pytest.fixture(scope="module")
-def aten_shim():
-    from fastlaunch.runtime import aten_ops
-
-    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
-    yield aten_ops
-    aten_ops.use(True)
-
-
 _SDPA_CPU = """import torch
 def call(args):
     q, k, v, mask = args
@@ -77,14 +67,10 @@ def call(args):
 
 def _wrapper(tmp_path, text: str):
     """(the Python call(), its PlannedCall) of the wrapper ``text``: one native call."""
-    import torch._inductor.kernel.mm  # noqa: F401  (fills extern_kernels)
-
     path = tmp_path / f"w{len(list(tmp_path.iterdir()))}.py"
     path.write_text(text)
-    module = call_trace.load_file(path)
-    program = planner.tag_native(planner.program_of(module.call))
-    assert program.summary()["native"] == 1
-    return module.call, planner.plan(module.call, path.stem, program)
+    python, planned, _ = call_trace.plan_file(path, native=1)
+    return python, planned
 
 
 def _state(value: object) -> object:
