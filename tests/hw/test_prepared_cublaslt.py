@@ -109,14 +109,14 @@ PROBLEMS = [
 
 
 def _operand(shape, form, dtype, generator):
-    """A tensor of `shape` stored as `form` says: "t" transposed (its storage is
-    the transpose), "ld" a slice of a wider tensor (leading dimension + 5),
+    """A tensor of `shape` stored as `form` says: "t" the transpose of a tensor
+    of that shape (`shape` is its storage's), "ld" a slice of a wider tensor (leading dimension + 5),
     "offN" at a storage offset of N elements, "bexp" a batch of 1 expanded."""
     def randn(*size):
         return torch.randn(size, device="cuda", dtype=dtype, generator=generator)
 
     if form == "t":
-        return randn(*shape[:-2], shape[-1], shape[-2]).transpose(-1, -2)
+        return randn(*shape).transpose(-1, -2)
     if form == "ld":
         return randn(*shape[:-1], shape[-1] + 5)[..., :shape[-1]]
     if form.startswith("off"):
