@@ -70,13 +70,13 @@ enum Decline {
   kSmCarveout,     // torch._C._set_sm_carveout_experimental: ATen's SM count target
   kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
-  kDeclines
+  kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
     "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
     "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
     "sm_carveout", "sync_debug", "large"};
-static_assert(std::size(kDeclineNames) == kDeclines, "a name per reason");
+static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
 // The check copies the operands and two outputs: problems above this keep ATen's kernel.
 constexpr int64_t kMaxCheckedBytes = int64_t{64} << 20;
@@ -144,7 +144,7 @@ struct Plan {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algo{};
-  Decline refused = kDeclines;  // kDeclines: usable
+  std::optional<Decline> refused;  // why the plan is not used; none: it is
   std::mutex bias;  // a call's bias pointer sits in the shared descriptor until it ran
   Plan() = default;
   Plan(const Plan&) = delete;
@@ -414,7 +414,7 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
   const auto& v = call.problem.v;
   at::Generator generator = at::detail::createCPUGenerator(0x5eed);
   for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
-    if (plan->refused != kDeclines) break;
+    if (plan->refused) break;
     at::Tensor sa = Sample(a, v[P::kAlignB], generator, inputs);
     at::Tensor sb = Sample(b, v[P::kAlignA], generator, inputs);
     std::optional<at::Tensor> sx;
