@@ -424,7 +424,14 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
   c10::cuda::CUDAGuard device(out.device());
   auto found = g_plans.find(call.problem);
   if (found == g_plans.end()) {
-    if (g_plans.size() >= lt::kMaxPlans) return lt::kFull;
+    const bool large = lt::Large(call.problem);
+    if (g_plans.size() >= lt::kMaxPlans) return large ? lt::kLarge : lt::kFull;
+    if (large) {  // a negative entry: later calls find it without measuring again
+      auto plan = std::make_unique<lt::Plan>();
+      plan->refused = lt::kLarge;
+      g_plans.emplace(call.problem, std::move(plan));
+      return lt::kLarge;
+    }
     if (c10::cuda::warning_state().get_sync_debug_mode() !=
         c10::cuda::SyncDebugMode::L_DISABLED) {
       return lt::kSyncDebug;  // the check synchronizes: it would warn or raise there

@@ -234,8 +234,6 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
   if (ctx._SMCarveout_EXPERIMENTAL().has_value()) return kSmCarveout;
-  const int64_t elements = Extent(a) + Extent(b) + 2 * Extent(out) + (x ? Extent(*x) : 0);
-  if (elements * 4 > kMaxCheckedBytes) return kLarge;
   call->a_ptr = b.const_data_ptr();
   call->b_ptr = a.const_data_ptr();
   call->c_ptr = out.data_ptr();
@@ -265,6 +263,25 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
   v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
   return std::nullopt;
+}
+
+// Whether the check's copies of the problem's operands and two outputs would
+// span over kMaxCheckedBytes. The key fixes each operand's sizes and strides
+// (Describe's layouts), so it is decided once per problem, when it is planned.
+inline bool Large(const Problem& problem) {
+  using P = Problem;
+  const auto& v = problem.v;
+  // elements a column-major operand spans: rows x cols with leading dimension ld, per batch
+  auto span = [&](int64_t rows, int64_t cols, int64_t ld, int64_t batch_stride) {
+    return 1 + (rows - 1) + (cols - 1) * ld + (v[P::kBatch] - 1) * batch_stride;
+  };
+  const int64_t m = v[P::kM], n = v[P::kN], k = v[P::kK];
+  const bool ta = v[P::kTransA] != 0, tb = v[P::kTransB] != 0;
+  const int64_t elements =
+      span(ta ? k : n, ta ? n : k, v[P::kLdA], v[P::kStrideA]) +  // mat2 (k x n)
+      span(tb ? m : k, tb ? k : m, v[P::kLdB], v[P::kStrideB]) +  // mat1 (m x k)
+      2 * span(n, m, v[P::kLdC], v[P::kStrideC]) + (v[P::kBias] != 0 ? n : 0);
+  return elements * 4 > kMaxCheckedBytes;  // fp32
 }
 
 inline cublasLtMatrixLayout_t Layout(cudaDataType_t type, const Matrix& m, int64_t batch) {
