@@ -276,3 +276,49 @@ def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
     aten_ops.reset_cublaslt()
     assert aten_ops.cublaslt()[1:] == ({}, {})
 
+
+def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
+    """Two Python threads run planned ``addmm`` with a bias on one problem at the
+    same time, each on its own stream. They share the problem's plan, whose one
+    descriptor holds the bias pointer of the call running it (set under the plan's
+    mutex, the GIL released): every result is ATen's bits for its own bias."""
+    import threading
+
+    addmm = _planned(tmp_path, "addmm")
+    shapes = [(768,), (16, 256), (256, 768)]
+    aten_ops.reset_cublaslt()
+    addmm([*_inputs(shapes, {}, torch.float32, 0), torch.empty(16, 768, device="cuda")])
+    if aten_ops.cublaslt()[2] != {"first_call": 1}:
+        pytest.skip(f"no plan for the problem on this GPU: {aten_ops.cublaslt()[2]}")
+    calls = 200
+    _, a, b = _inputs(shapes, {}, torch.float32, 1)
+    generator = torch.Generator(device="cuda").manual_seed(2)
+    biases = [[torch.randn(768, device="cuda", generator=generator) for _ in range(calls)]
+              for _ in range(2)]  # each call its own bias: a pointer another call set shows
+    outs = [[torch.empty(16, 768, device="cuda") for _ in range(calls)] for _ in range(2)]
+    torch.cuda.synchronize()
+    start, errors = threading.Barrier(2), []
+
+    def run(thread):
+        try:
+            with torch.cuda.stream(torch.cuda.Stream()):
+                start.wait()
+                for bias, out in zip(biases[thread], outs[thread]):
+                    (actual,) = addmm([bias, a, b, out])
+                    assert actual is out
+                torch.cuda.current_stream().synchronize()
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    aten_ops.reset_cublaslt()
+    threads = [threading.Thread(target=run, args=(thread,)) for thread in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert cublaslt_counts(aten_ops) == (2 * calls, {})  # every call ran the one plan
+    for thread in range(2):
+        for bias, out in zip(biases[thread], outs[thread]):
+            expected = _aten("addmm", [bias, a, b], torch.empty(16, 768, device="cuda"))
+            assert torch.equal(_bits(out), _bits(expected)), thread
