@@ -405,40 +405,39 @@ void StaticGemm(const StaticRoute& route, int kind, at::Tensor& out, const at::T
 // The cached cuBLASLt tier (shims/cublaslt_plans.h): the plans, and per
 // kind the GEMMs they ran and per reason the CUDA GEMMs they did not.
 static_assert(kMm == 1 && kAddmm == 2 && kBmm == 3 && kBaddbmm == 4, "the GEMMs come first");
-fastlaunch::cublaslt::Plans g_plans;                           // under the GIL
-uint64_t g_planned_gemms[kBaddbmm + 1] = {};                   // under the GIL
-uint64_t g_kept_static[fastlaunch::cublaslt::kDeclines] = {};  // under the GIL
+fastlaunch::cublaslt::Plans g_plans;                               // under the GIL
+uint64_t g_planned_gemms[kBaddbmm + 1] = {};                       // under the GIL
+uint64_t g_kept_static[fastlaunch::cublaslt::kDeclineCount] = {};  // under the GIL
 
-// Runs a CUDA GEMM through its problem's plan (true), or sets why not (false:
-// nothing ran, static dispatch takes the call). A problem's first call builds
+// Runs a CUDA GEMM through its problem's plan (nullopt), or returns why not
+// (nothing ran, static dispatch takes the call). A problem's first call builds
 // and checks its plan, then runs ATen's kernel like any call that is declined.
 // A plan that fails to build, or whose cuBLASLt call fails (nothing was
 // queued), is refused for good with one warning naming the problem and why;
 // running out of memory while checking leaves the problem for a later call.
-bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
-                const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta,
-                const at::Scalar& alpha, fastlaunch::cublaslt::Decline* why) {
+std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
+    const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
+    const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta, const at::Scalar& alpha) {
   namespace lt = fastlaunch::cublaslt;
   lt::Call call;
-  if (auto declined = lt::Describe(kind, out, x, a, b, beta, alpha, &call)) {
-    *why = *declined;
-    return false;
-  }
+  if (auto declined = lt::Describe(kind, out, x, a, b, beta, alpha, &call)) return declined;
   c10::cuda::CUDAGuard device(out.device());
   auto found = g_plans.find(call.problem);
   if (found == g_plans.end()) {
-    if (g_plans.size() >= lt::kMaxPlans) {
-      *why = lt::kFull;
-      return false;
+    const bool large = lt::Large(call.problem);
+    if (g_plans.size() >= lt::kMaxPlans) return large ? lt::kLarge : lt::kFull;
+    if (large) {  // a negative entry: later calls find it without measuring again
+      auto plan = std::make_unique<lt::Plan>();
+      plan->refused = lt::kLarge;
+      g_plans.emplace(call.problem, std::move(plan));
+      return lt::kLarge;
     }
     if (c10::cuda::warning_state().get_sync_debug_mode() !=
         c10::cuda::SyncDebugMode::L_DISABLED) {
-      *why = lt::kSyncDebug;  // the check synchronizes: it would warn or raise there
-      return false;
+      return lt::kSyncDebug;  // the check synchronizes: it would warn or raise there
     }
     if (c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None) {
-      *why = lt::kCapture;  // the check synchronizes: a call outside a capture plans it
-      return false;
+      return lt::kCapture;  // the check synchronizes: a call outside a capture plans it
     }
     const StaticRoute scratch{route.device, false, route.autograd};  // no version to bump
     auto reference = [&](at::Tensor& o, const at::Tensor* bias, const at::Tensor& m1,
@@ -449,35 +448,29 @@ bool TryPlanned(const StaticRoute& route, int kind, at::Tensor& out, const at::T
     try {
       plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
     } catch (const c10::OutOfMemoryError&) {
-      *why = lt::kError;  // not kept: a later call, with memory to spare, plans it
-      return false;
+      return lt::kError;  // not kept: a later call, with memory to spare, plans it
     } catch (const std::exception& err) {
       TORCH_WARN("fastlaunch: no cuBLASLt plan for the GEMM (", lt::Text(call.problem),
                  "): ", err.what(), "; it keeps ATen's kernel");
       plan = std::make_unique<lt::Plan>();
       plan->refused = lt::kError;
     }
-    const lt::Decline refused = plan->refused;
+    const std::optional<lt::Decline> refused = plan->refused;
     g_plans.emplace(call.problem, std::move(plan));
-    *why = refused == lt::kDeclines ? lt::kFirstCall : refused;
-    return false;
+    return refused.value_or(lt::kFirstCall);
   }
   lt::Plan& plan = *found->second;
-  if (plan.refused != lt::kDeclines) {
-    *why = plan.refused;
-    return false;
-  }
+  if (plan.refused) return plan.refused;
   try {
     WithoutGil([&] { lt::Run(plan, call); });
   } catch (const c10::Error& err) {  // cuBLASLt refused the call: nothing was queued
     TORCH_WARN("fastlaunch: the cuBLASLt plan of the GEMM (", lt::Text(call.problem),
                ") failed: ", err.what_without_backtrace(), "; it keeps ATen's kernel");
     plan.refused = lt::kError;
-    *why = lt::kError;
-    return false;
+    return lt::kError;
   }
   if (route.bump_version) torch::autograd::impl::bump_version(out);
-  return true;
+  return std::nullopt;
 }
 #endif  // FASTLAUNCH_LT_TIER
 
@@ -511,13 +504,13 @@ PyObject* Gemm(int kind, PyObject* const* args, size_t npos, PyObject* kwnames,
   if (route) {
 #ifdef FASTLAUNCH_LT_TIER
     if (route->device == c10::DeviceType::CUDA && g_cublaslt) {
-      fastlaunch::cublaslt::Decline why = fastlaunch::cublaslt::kDeclines;
-      if (TryPlanned(*route, kind, target, x, *a, *b, beta, alpha, &why)) {
+      const auto why = TryPlanned(*route, kind, target, x, *a, *b, beta, alpha);
+      if (!why) {
         ++g_planned_gemms[kind];
         return NewRef(out_param.obj);
       }
       WithoutGil([&] { StaticGemm(*route, kind, target, x, *a, *b, beta, alpha); });
-      ++g_kept_static[why];  // ran (an error propagates uncounted)
+      ++g_kept_static[*why];  // ran (an error propagates uncounted)
       ++g_static_ops[kind];
       return NewRef(out_param.obj);
     }
@@ -937,7 +930,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
     for (int kind = kMm; kind <= kBaddbmm; ++kind) {
       if (g_planned_gemms[kind] != 0) gemms[py::int_(kind)] = g_planned_gemms[kind];
     }
-    for (int why = 0; why < fastlaunch::cublaslt::kDeclines; ++why) {
+    for (int why = 0; why < fastlaunch::cublaslt::kDeclineCount; ++why) {
       if (g_kept_static[why] != 0) {
         declined[fastlaunch::cublaslt::kDeclineNames[why]] = g_kept_static[why];
       }

@@ -70,13 +70,13 @@ enum Decline {
   kSmCarveout,     // torch._C._set_sm_carveout_experimental: ATen's SM count target
   kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
-  kDeclines
+  kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
     "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
     "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
     "sm_carveout", "sync_debug", "large"};
-static_assert(std::size(kDeclineNames) == kDeclines, "a name per reason");
+static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
 // The check copies the operands and two outputs: problems above this keep ATen's kernel.
 constexpr int64_t kMaxCheckedBytes = int64_t{64} << 20;
@@ -144,7 +144,7 @@ struct Plan {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algo{};
-  Decline refused = kDeclines;  // kDeclines: usable
+  std::optional<Decline> refused;  // why the plan is not used; none: it is
   std::mutex bias;  // a call's bias pointer sits in the shared descriptor until it ran
   Plan() = default;
   Plan(const Plan&) = delete;
@@ -234,8 +234,6 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
   if (ctx._SMCarveout_EXPERIMENTAL().has_value()) return kSmCarveout;
-  const int64_t elements = Extent(a) + Extent(b) + 2 * Extent(out) + (x ? Extent(*x) : 0);
-  if (elements * 4 > kMaxCheckedBytes) return kLarge;
   call->a_ptr = b.const_data_ptr();
   call->b_ptr = a.const_data_ptr();
   call->c_ptr = out.data_ptr();
@@ -265,6 +263,25 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
   v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
   return std::nullopt;
+}
+
+// Whether the check's copies of the problem's operands and two outputs would
+// span over kMaxCheckedBytes. The key fixes each operand's sizes and strides
+// (Describe's layouts), so it is decided once per problem, when it is planned.
+inline bool Large(const Problem& problem) {
+  using P = Problem;
+  const auto& v = problem.v;
+  // elements a column-major operand spans: rows x cols with leading dimension ld, per batch
+  auto span = [&](int64_t rows, int64_t cols, int64_t ld, int64_t batch_stride) {
+    return 1 + (rows - 1) + (cols - 1) * ld + (v[P::kBatch] - 1) * batch_stride;
+  };
+  const int64_t m = v[P::kM], n = v[P::kN], k = v[P::kK];
+  const bool ta = v[P::kTransA] != 0, tb = v[P::kTransB] != 0;
+  const int64_t elements =
+      span(ta ? k : n, ta ? n : k, v[P::kLdA], v[P::kStrideA]) +  // mat2 (k x n)
+      span(tb ? m : k, tb ? k : m, v[P::kLdB], v[P::kStrideB]) +  // mat1 (m x k)
+      2 * span(n, m, v[P::kLdC], v[P::kStrideC]) + (v[P::kBias] != 0 ? n : 0);
+  return elements * 4 > kMaxCheckedBytes;  // fp32
 }
 
 inline cublasLtMatrixLayout_t Layout(cudaDataType_t type, const Matrix& m, int64_t batch) {
@@ -414,7 +431,7 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
   const auto& v = call.problem.v;
   at::Generator generator = at::detail::createCPUGenerator(0x5eed);
   for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
-    if (plan->refused != kDeclines) break;
+    if (plan->refused) break;
     at::Tensor sa = Sample(a, v[P::kAlignB], generator, inputs);
     at::Tensor sb = Sample(b, v[P::kAlignA], generator, inputs);
     std::optional<at::Tensor> sx;

@@ -10,7 +10,8 @@ errors, the returned object and out's version counter must be equal, and only
 the planned call may move the prepared-op counter, by the number expected.
 
 Shared by tests/unit/engine/test_prepared_gemm_oracle.py (CPU),
-tests/hw/test_prepared_ops_cuda.py and its subprocesses (CUDA).
+tests/hw/test_prepared_ops_cuda.py and its subprocesses (CUDA); its counters also by
+tests/hw/test_prepared_cublaslt.py.
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ def prepared_count(aten_shim) -> int:
     """GEMMs the shim ran prepared (static dispatch, or a CUDA GEMM's checked
     cuBLASLt plan): the one place that names the counters."""
     return sum(aten_shim.static_ops().values()) + sum(aten_shim.cublaslt()[1].values())
+
+
+def cublaslt_counts(aten_shim) -> tuple[int, dict[str, int]]:
+    """(CUDA GEMMs run through a cuBLASLt plan, {reason: CUDA GEMMs the tier
+    declined}) since the last ``reset_cublaslt``."""
+    _, gemms, declined = aten_shim.cublaslt()
+    return sum(gemms.values()), declined
 
 
 @dataclasses.dataclass(frozen=True)

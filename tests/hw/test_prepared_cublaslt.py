@@ -17,6 +17,7 @@ if not torch.cuda.is_available():
 
 from fastlaunch.runtime import aten_ops  # noqa: E402
 from helpers import call_trace  # noqa: E402
+from helpers.gemm_oracle import cublaslt_counts  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 
@@ -75,11 +76,6 @@ def _aten(op, inputs, out):
 
 def _bits(t):
     return t.view(torch.int16 if t.element_size() == 2 else torch.int32)
-
-
-def _tier():
-    _, gemms, declined = aten_ops.cublaslt()
-    return sum(gemms.values()), declined
 
 
 # (op, input shapes, {operand index: form}): the 12-layer GPT-2's GEMMs, a
@@ -165,7 +161,7 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
                 (actual,) = calls[op]([*inputs, out])
                 assert actual is out
                 assert torch.equal(_bits(actual), _bits(expected)), (op, shapes, forms)
-        planned, declined = _tier()
+        planned, declined = cublaslt_counts(aten_ops)
     finally:
         torch.backends.cuda.matmul.allow_tf32 = previous
     assert planned + sum(declined.values()) == 3 * len(PROBLEMS)  # each GEMM counted once
@@ -230,13 +226,13 @@ def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
     aten_ops.reset_cublaslt()
     for _ in range(2):
         mm([a, b, out])  # plan and check, then run the plan
-    planned, declined = _tier()
+    planned, declined = cublaslt_counts(aten_ops)
     if declined.get("mismatch"):
         pytest.skip(f"this GPU's cuBLASLt choice differs from ATen's for the problem: {declined}")
     assert planned == 1, declined
     expected = torch.mm(a, b)
     graph = _capture(mm, [a, b, out])
-    assert _tier()[0] == 2
+    assert cublaslt_counts(aten_ops)[0] == 2
     out.zero_()
     graph.replay()
     torch.cuda.synchronize()
@@ -279,3 +275,50 @@ def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
     assert set(aten_ops.cublaslt()[2]) - set(kept) <= {"first_call", "mismatch"}
     aten_ops.reset_cublaslt()
     assert aten_ops.cublaslt()[1:] == ({}, {})
+
+
+def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
+    """Two Python threads run planned ``addmm`` with a bias on one problem at the
+    same time, each on its own stream. They share the problem's plan, whose one
+    descriptor holds the bias pointer of the call running it (set under the plan's
+    mutex, the GIL released): every result is ATen's bits for its own bias."""
+    import threading
+
+    addmm = _planned(tmp_path, "addmm")
+    shapes = [(768,), (16, 256), (256, 768)]
+    aten_ops.reset_cublaslt()
+    addmm([*_inputs(shapes, {}, torch.float32, 0), torch.empty(16, 768, device="cuda")])
+    if aten_ops.cublaslt()[2] != {"first_call": 1}:
+        pytest.skip(f"no plan for the problem on this GPU: {aten_ops.cublaslt()[2]}")
+    calls = 200
+    _, a, b = _inputs(shapes, {}, torch.float32, 1)
+    generator = torch.Generator(device="cuda").manual_seed(2)
+    biases = [[torch.randn(768, device="cuda", generator=generator) for _ in range(calls)]
+              for _ in range(2)]  # each call its own bias: a pointer another call set shows
+    outs = [[torch.empty(16, 768, device="cuda") for _ in range(calls)] for _ in range(2)]
+    torch.cuda.synchronize()
+    start, errors = threading.Barrier(2), []
+
+    def run(thread):
+        try:
+            with torch.cuda.stream(torch.cuda.Stream()):
+                start.wait()
+                for bias, out in zip(biases[thread], outs[thread]):
+                    (actual,) = addmm([bias, a, b, out])
+                    assert actual is out
+                torch.cuda.current_stream().synchronize()
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    aten_ops.reset_cublaslt()
+    threads = [threading.Thread(target=run, args=(thread,)) for thread in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert cublaslt_counts(aten_ops) == (2 * calls, {})  # every call ran the one plan
+    for thread in range(2):
+        for bias, out in zip(biases[thread], outs[thread]):
+            expected = _aten("addmm", [bias, a, b], torch.empty(16, 768, device="cuda"))
+            assert torch.equal(_bits(out), _bits(expected)), thread

@@ -63,6 +63,40 @@ def _oracle(aten_shim, wrappers, case: Case, expect: int = 1):
     return G.compare(case, wrappers, lambda: _prepared_count(aten_shim), expect)
 
 
+# what the cuBLASLt tier takes (cublaslt_plans.h's Describe): fp32 mm, bmm and addmm
+# with a 1-D bias, beta 1 and alpha 1, operands without a copy or a broadcast batch,
+# out not transposed and its batches apart; not in deterministic mode
+_TIER_FLAGS = ("fp32_tf32_off", "fp32_tf32_on", "fp32_prefer_cublaslt")
+_TIER_OPERANDS = ("contig", "t", "ld", "ld_t", "bstride", "bperm")
+_TIER_OUTS = ("contig", "ld", "bstride")
+
+
+def _tier_takes(case: Case, flags: str) -> bool:
+    def form(layout: str) -> str:
+        return (layout.partition(":")[2] or "contig") if layout.startswith("off") else layout
+
+    bias = case.bias == "1d" and case.beta == 1 and case.alpha == 1
+    return (flags in _TIER_FLAGS and case.op in ("mm", "bmm", "addmm")
+            and (case.op != "addmm" or bias) and case.special in ("", "nan_a")
+            and form(case.a) in _TIER_OPERANDS and form(case.b) in _TIER_OPERANDS
+            and form(case.out) in _TIER_OUTS)
+
+
+def _oracle_through_a_plan(aten_shim, wrappers, case: Case):
+    """The oracle of a case the cuBLASLt tier takes, its problem planned and checked
+    by a first call: the oracle's planned call runs the plan, or ATen's kernel where
+    the check found the plan's bits differ (``mismatch``); never neither."""
+    operands, out, _ = G.make_inputs(case)
+    wrappers(case)[1]([*operands, out])  # plans and checks the problem, or runs its plan
+    planned, declined = G.cublaslt_counts(aten_shim)
+    outcomes = _oracle(aten_shim, wrappers, case)
+    planned_after, declined_after = G.cublaslt_counts(aten_shim)
+    new = {reason: count - declined.get(reason, 0) for reason, count in declined_after.items()
+           if count != declined.get(reason, 0)}
+    assert (planned_after - planned, new) in ((1, {}), (0, {"mismatch": 1})), (case, new)
+    return outcomes
+
+
 # ---- (a) the oracle matrix ----------------------------------------------------------------
 
 _FLAGS = {  # name: (dtype, global flags)
@@ -124,14 +158,18 @@ _MATRIX = [
 @pytest.mark.parametrize("flags", list(_FLAGS))
 @pytest.mark.parametrize(("op", "layout", "kw"), _MATRIX, ids=[f"{o}-{n}" for o, n, _ in _MATRIX])
 def test_oracle(aten_shim, wrappers, op, layout, kw, flags, seed):
-    """ATen's bits, error, returned object and version counter, run prepared.
+    """ATen's bits, error, returned object and version counter, run prepared; a
+    case the cuBLASLt tier takes ran its plan, or was declined with ``mismatch``.
     (Deterministic mode without CUBLAS_WORKSPACE_CONFIG is ATen's error: the
     planned call raises it too, and (b) runs it with the variable set.)"""
     dtype, global_flags = _FLAGS[flags]
     given = {"m": 64, "n": 48, "k": 96, "beta": 0.5, "alpha": 2, **kw}
     case = Case(op, dtype, seed=seed, device="cuda", **given)
     with G.global_flags(**global_flags):
-        outcomes = _oracle(aten_shim, wrappers, case)
+        if _tier_takes(case, flags):
+            outcomes = _oracle_through_a_plan(aten_shim, wrappers, case)
+        else:
+            outcomes = _oracle(aten_shim, wrappers, case)
     error = outcomes["aten"].error
     assert error is None or (flags == "fp32_deterministic" and "CUBLAS_WORKSPACE_CONFIG" in error)
 

@@ -45,6 +45,7 @@ import functools
 import importlib.util
 import logging
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -116,10 +117,7 @@ def cuda_include_dirs() -> tuple[str, ...]:
     ``include`` folders (what the installed torch depends on), else one
     toolkit's: ``CUDA_HOME``'s if set, else ``CUDA_PATH``'s if set, else
     ``/usr/local/cuda``'s; () where neither has them all (a CUDA torch without
-    CUDA's headers still builds its shims, without the cuBLASLt tier). The
-    headers' CUDA version is not compared with torch's: the tier calls only
-    cuBLASLt entry points that CUDA 11.1 and later share, resolved to the
-    library torch loaded."""
+    CUDA's headers still builds its shims, without the cuBLASLt tier)."""
     wheels: list[Path] = []
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec is not None else []:
@@ -139,16 +137,53 @@ def cuda_include_dirs() -> tuple[str, ...]:
     return ()
 
 
+def cuda_headers_version(folders: Sequence[str]) -> int | None:
+    """CUDA_VERSION (1000 * major + 10 * minor) as the headers in ``folders``
+    define it: ``cuda.h``'s, else ``cuda_runtime_api.h``'s CUDART_VERSION (the
+    same number); None where neither says."""
+    for header, name in (("cuda.h", "CUDA_VERSION"), ("cuda_runtime_api.h", "CUDART_VERSION")):
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                found = re.search(rf"^\s*#\s*define\s+{name}\s+(\d+)\b",
+                                  (Path(folder) / header).read_text(errors="replace"), re.M)
+                if found:
+                    return int(found.group(1))
+    return None
+
+
+def cublaslt_headers() -> tuple[tuple[str, ...], str]:
+    """The include folders the cuBLASLt tier is compiled against
+    (``cuda_include_dirs``) and "", or () and why the tier is left out: no
+    headers, or headers of another CUDA major version than torch's
+    (``torch.version.cuda``): their declarations and enums need not match the
+    cuBLASLt library torch loaded, which the tier calls."""
+    import torch
+
+    folders = cuda_include_dirs()
+    if not folders:
+        return (), ("CUDA's headers not found (the nvidia wheels, CUDA_HOME, CUDA_PATH, "
+                    "/usr/local/cuda)")
+    version = cuda_headers_version(folders)
+    torch_cuda = str(getattr(torch.version, "cuda", None) or "")
+    if version is None:
+        return (), f"the CUDA headers in {folders[0]} name no CUDA_VERSION"
+    if str(version // 1000) != torch_cuda.partition(".")[0]:
+        return (), (f"the CUDA headers in {folders[0]} are CUDA {version // 1000}."
+                    f"{version % 1000 // 10}, torch was built with CUDA {torch_cuda}")
+    return folders, ""
+
+
 def flags(shim: Shim) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``shim``'s compiler and linker flags for the installed torch: a ``cuda``
     shim gets CUDA_DEFINE and ``-ltorch_cuda`` only where torch has CUDA (the
     one rule for every build place; ``_core`` never links libtorch), and
-    CUBLASLT_DEFINE with CUDA's include folders where they are found. The flags
+    CUBLASLT_DEFINE with CUDA's include folders where ``cublaslt_headers``
+    takes them (found, of torch's CUDA major version). The flags
     of SHIM_FLAGS_VAR go to both (the asan env's sanitizers, a test setting read
     from the environment, not a ``Config`` field) and so into the key."""
     extra = tuple(shlex.split(os.environ.get(SHIM_FLAGS_VAR, "")))
     if shim.cuda and torch_has_cuda():
-        headers = cuda_include_dirs()
+        headers, _ = cublaslt_headers()
         cublaslt = (CUBLASLT_DEFINE, *(f"-I{folder}" for folder in headers)) if headers else ()
         return (*shim.cflags, CUDA_DEFINE, *cublaslt, *extra), ("-ltorch_cuda", *extra)
     return (*shim.cflags, *extra), extra
@@ -568,18 +603,23 @@ class Owner:
     ``tools.build.owners()`` finds). ``activate`` hands the loaded library to
     the core (``_core.set_...``), ``loaded`` tells whether the core holds it;
     ``until`` names the slower path taken while the shim is not active (added
-    to its line)."""
+    to its line); ``detail``, what an active shim's line adds (a part the
+    loaded build lacks, and why; "" for nothing)."""
 
     shim: Shim
     activate: Callable[[object], None]
     loaded: Callable[[], bool]
     until: str = ""
+    detail: Callable[[], str] | None = None
 
     def status(self) -> State:
         """Where the shim stands (its line is doctor's row): active (and from
-        where), building, off, or why not."""
+        where, with its detail), building, off, or why not."""
         now = state(self.shim, loaded=self.loaded)
-        if now.active or not self.until:
+        if now.active:
+            detail = self.detail() if self.detail is not None else ""
+            return State(now.phase, f"{now}; {detail}") if detail else now
+        if not self.until:
             return now
         then = " until then" if now.phase is Phase.BUILDING else ""
         return State(now.phase, f"{now}; {self.until}{then}")

@@ -67,7 +67,8 @@ def reset_static_ops() -> None:
 
 def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:
     """The cached cuBLASLt tier of the CUDA GEMMs: whether the loaded shim was
-    built with it (CUDA's headers found, torch 2.9 or later), the GEMMs run
+    built with it (CUDA's headers found, of torch's CUDA major version, torch 2.9
+    or later; where not, doctor's ``aten_ops`` row says why), the GEMMs run
     through a checked plan per native kind, and per reason the CUDA GEMMs that
     kept static dispatch (``form``, ``first_call``, ``mismatch``, ...: the
     reasons of ``csrc/shims/cublaslt_plans.h``, listed in docs/configuration.md).
@@ -76,6 +77,15 @@ def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:
         return False, {}, {}
     built, gemms, declined = _module[0].cublaslt()  # type: ignore[attr-defined]
     return bool(built), dict(gemms), dict(declined)
+
+
+def _without_cublaslt() -> str:
+    """What doctor's row adds where the loaded shim of a CUDA torch lacks the
+    cuBLASLt tier: why (``shims.cublaslt_headers``' reason, else torch's version)."""
+    if not _module or not shims.torch_has_cuda() or cublaslt()[0]:
+        return ""
+    _, why = shims.cublaslt_headers()
+    return f"without the cuBLASLt tier: {why or 'torch before 2.9'}"
 
 
 def reset_cublaslt() -> None:
@@ -91,6 +101,6 @@ def use(on: bool) -> bool:
     return _core.has_aten_ops()
 
 
-OWNER = shims.Owner(SHIM, _activate, _core.has_aten_ops)
+OWNER = shims.Owner(SHIM, _activate, _core.has_aten_ops, detail=_without_cublaslt)
 status = OWNER.status  # doctor's row
 ensure = OWNER.ensure  # True when the shim is active

@@ -185,8 +185,6 @@ def _inductor_vec_isa() -> str:
     dry-compiles, and AVX-512's also probes BF16, VNNI and AMX whatever
     ``cpp.vec_isa_ok`` says (doctor waited on a held compiler), caching the
     answer on Inductor's shared instance. Other machines' lists probe nothing."""
-    from unittest import mock
-
     from torch._inductor import cpu_vec_isa
 
     if cpu_vec_isa.valid_vec_isa_list.cache_info().currsize or \
@@ -194,11 +192,26 @@ def _inductor_vec_isa() -> str:
         isa = cpu_vec_isa.pick_vec_isa()
     else:
         on_cpu = cpu_vec_isa.x86_isa_checker()
-        listed = [isa for isa in cpu_vec_isa.supported_vec_isa_list
-                  if all(flag in on_cpu for flag in str(isa).split())]
-        with mock.patch.object(cpu_vec_isa, "valid_vec_isa_list", return_value=listed):
-            isa = cpu_vec_isa.pick_vec_isa()
+        isa = _pick_vec_isa([isa for isa in cpu_vec_isa.supported_vec_isa_list
+                             if all(flag in on_cpu for flag in str(isa).split())])
     return "none (scalar code)" if isinstance(isa, cpu_vec_isa.InvalidVecISA) else str(isa)
+
+
+def _pick_vec_isa(valid: list[Any]) -> Any:
+    """Inductor's ``cpu_vec_isa.pick_vec_isa`` (the same body in torch 2.7 to
+    2.14) over ``valid`` instead of its ``valid_vec_isa_list()``."""
+    from torch._inductor import config as inductor_config
+    from torch._inductor import cpu_vec_isa
+
+    if inductor_config.is_fbcode() and platform.machine() in ("x86_64", "AMD64"):
+        return cpu_vec_isa.VecAVX2()
+    if not valid:
+        return cpu_vec_isa.invalid_vec_isa
+    if inductor_config.cpp.simdlen is None:
+        return cpu_vec_isa.get_isa_from_cpu_capability(os.getenv("ATEN_CPU_CAPABILITY"), valid,
+                                                       cpu_vec_isa.invalid_vec_isa)
+    return next((isa for isa in valid if isa.bit_width() == inductor_config.cpp.simdlen),
+                cpu_vec_isa.invalid_vec_isa)
 
 
 def torch_build_facts() -> dict[str, Any] | None:

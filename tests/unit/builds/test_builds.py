@@ -7,6 +7,7 @@ compiler's output, and the rows doctor and ``cache`` show."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import sys
@@ -226,10 +227,13 @@ def test_the_cuda_flags_follow_the_installed_torch(monkeypatch, tmp_path):
     assert kwargs == {"ldflags": ["-ltorch_cuda"], "verbose": False, "lock_fd": None}
 
 
-def _headers(root, names):
+def _headers(root, names, version=13000):
+    """Empty headers named ``names`` under ``root``, cuda_runtime_api.h defining
+    CUDART_VERSION ``version`` as CUDA's does."""
     for name in names:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text("")
+        text = f"#define CUDART_VERSION  {version}\n" if name == "cuda_runtime_api.h" else ""
+        (root / name).write_text(text)
     return root
 
 
@@ -238,9 +242,10 @@ def test_the_cublaslt_tier_is_built_where_cudas_headers_are(monkeypatch, tmp_pat
     folders when every header the tier includes is found: in the nvidia wheels torch
     depends on (their own CUDA), else in the toolkit; with one missing, none (the
     shim builds without the tier), and the flags are in the key."""
-    pytest.importorskip("torch")
+    torch = pytest.importorskip("torch")
     monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)
     monkeypatch.setattr(shims, "torch_has_cuda", lambda: True)
+    monkeypatch.setattr(torch.version, "cuda", "13.0")
     wheels = tmp_path / "site" / "nvidia"
     _headers(wheels / "cu13" / "include", shims.CUDA_HEADERS[:-1])
     (wheels / "__init__.py").write_text("")
@@ -261,6 +266,73 @@ def test_the_cublaslt_tier_is_built_where_cudas_headers_are(monkeypatch, tmp_pat
     (wheels / "cu13" / "include" / "cublasLt.h").unlink()
     assert shims.cuda_include_dirs() == ()
     assert shims.flags(aten) == (base, ("-ltorch_cuda",))
+
+
+def test_the_cublaslt_tier_needs_headers_of_torchs_cuda_major(monkeypatch, tmp_path):
+    """The headers' CUDA_VERSION (cuda.h's, else cuda_runtime_api.h's
+    CUDART_VERSION) against torch.version.cuda: another major version, or none
+    written, leaves the tier out (the shim still builds, the key changes) and says
+    why; the same major with another minor keeps it."""
+    torch = pytest.importorskip("torch")
+    monkeypatch.delenv(shims.SHIM_FLAGS_VAR, raising=False)
+    monkeypatch.setattr(shims, "torch_has_cuda", lambda: True)
+    toolkit = _headers(tmp_path / "cuda" / "include", shims.CUDA_HEADERS, version=12060)
+    monkeypatch.setattr(shims, "cuda_include_dirs", lambda: (str(toolkit),))
+    aten = registry.ATEN_OPS
+    base = (*aten.cflags, "-DFASTLAUNCH_TORCH_CUDA")
+    with_tier = (*base, "-DFASTLAUNCH_CUBLASLT", f"-I{toolkit}")
+
+    monkeypatch.setattr(torch.version, "cuda", "12.8")
+    assert shims.cuda_headers_version([str(toolkit)]) == 12060
+    assert shims.cublaslt_headers() == ((str(toolkit),), "")
+    assert shims.flags(aten)[0] == with_tier
+    same_major = shims.key(aten)
+
+    monkeypatch.setattr(torch.version, "cuda", "13.0")
+    assert shims.cublaslt_headers() == ((), f"the CUDA headers in {toolkit} are CUDA 12.6, "
+                                        "torch was built with CUDA 13.0")
+    assert shims.flags(aten) == (base, ("-ltorch_cuda",))
+    assert shims.key(aten) != same_major
+
+    (toolkit / "cuda.h").write_text("#pragma once\n#define CUDA_VERSION 13020\n")
+    assert shims.cuda_headers_version([str(toolkit)]) == 13020  # cuda.h's first
+    assert shims.flags(aten)[0] == with_tier
+
+    (toolkit / "cuda.h").unlink()
+    (toolkit / "cuda_runtime_api.h").write_text("")
+    assert shims.cuda_headers_version([str(toolkit)]) is None
+    assert shims.cublaslt_headers() == ((), f"the CUDA headers in {toolkit} name no "
+                                        "CUDA_VERSION")
+    assert shims.flags(aten) == (base, ("-ltorch_cuda",))
+    monkeypatch.setattr(shims, "cuda_include_dirs", lambda: ())
+    assert shims.cublaslt_headers()[1].startswith("CUDA's headers not found")
+
+
+def test_doctors_aten_ops_row_says_why_the_cublaslt_tier_is_left_out(monkeypatch, tmp_path):
+    """A loaded ATen shim of a CUDA torch built without the tier: its row (doctor's,
+    ``aten_ops.status()``) adds why; with the tier, the row adds nothing."""
+    torch = pytest.importorskip("torch")
+    from fastlaunch.runtime import aten_ops
+
+    class Loaded:
+        built = False
+
+        def cublaslt(self):
+            return self.built, {}, {}
+
+    loaded = Loaded()
+    monkeypatch.setattr(aten_ops, "_module", [loaded])
+    monkeypatch.setattr(shims, "torch_has_cuda", lambda: True)
+    toolkit = _headers(tmp_path / "cuda" / "include", shims.CUDA_HEADERS, version=12080)
+    monkeypatch.setattr(shims, "cuda_include_dirs", lambda: (str(toolkit),))
+    monkeypatch.setattr(torch.version, "cuda", "13.0")
+    owner = dataclasses.replace(aten_ops.OWNER, loaded=lambda: True)
+    row = owner.status()
+    assert row.active
+    assert row.endswith(f"; without the cuBLASLt tier: the CUDA headers in {toolkit} are "
+                        "CUDA 12.8, torch was built with CUDA 13.0"), row
+    loaded.built = True
+    assert "cuBLASLt" not in owner.status()
 
 
 def test_shim_flags_from_the_environment_reach_compiler_linker_and_key(monkeypatch, tmp_path):

@@ -90,6 +90,28 @@ def test_cpu_facts_are_the_machines_and_inductors(reports):
     assert lines["aten_cpu_capability"] == cpu["aten_cpu_capability"]
 
 
+def test_the_isa_pick_is_inductors_rule(monkeypatch):
+    """doctor's pick over the ISAs the CPU reports (no dry compile) is Inductor's
+    ``pick_vec_isa``: over Inductor's own list both pick the same ISA for every
+    ``cpp.simdlen`` and ``ATEN_CPU_CAPABILITY``, and an empty list is scalar code."""
+    pytest.importorskip("torch", reason="the ISA comes from Inductor")
+    from torch._inductor import config as inductor_config
+    from torch._inductor import cpu_vec_isa
+
+    from fastlaunch.tools import doctor
+
+    valid = cpu_vec_isa.valid_vec_isa_list()
+    for capability in (None, "default", "avx2"):
+        if capability is None:
+            monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+        else:
+            monkeypatch.setenv("ATEN_CPU_CAPABILITY", capability)
+        for simdlen in (None, 1, *(isa.bit_width() for isa in valid)):
+            monkeypatch.setattr(inductor_config.cpp, "simdlen", simdlen)
+            assert str(doctor._pick_vec_isa(valid)) == str(cpu_vec_isa.pick_vec_isa())
+    assert isinstance(doctor._pick_vec_isa([]), cpu_vec_isa.InvalidVecISA)
+
+
 def test_torch_build_and_planned_call(reports):
     report, text = reports
     torch = pytest.importorskip("torch", reason="without torch both say it is not there")
