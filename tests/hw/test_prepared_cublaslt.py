@@ -106,8 +106,9 @@ PROBLEMS = [
 
 def _operand(shape, form, dtype, generator):
     """A tensor of `shape` stored as `form` says: "t" the transpose of a tensor
-    of that shape (`shape` is its storage's), "ld" a slice of a wider tensor (leading dimension + 5),
-    "offN" at a storage offset of N elements, "bexp" a batch of 1 expanded."""
+    of that shape (`shape` is its storage's), "ld" a slice of a wider tensor
+    (leading dimension + 5), "offN" at a storage offset of N elements, "bexp" a
+    batch of 1 expanded."""
     def randn(*size):
         return torch.randn(size, device="cuda", dtype=dtype, generator=generator)
 
