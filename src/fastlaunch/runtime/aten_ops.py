@@ -82,7 +82,13 @@ def cublaslt() -> tuple[bool, dict[int, int], dict[str, int]]:
 def _without_cublaslt() -> str:
     """What doctor's row adds where the loaded shim of a CUDA torch lacks the
     cuBLASLt tier: why (``shims.cublaslt_headers``' reason, else torch's version)."""
-    if not _module or not shims.torch_has_cuda() or cublaslt()[0]:
+    if not _module or cublaslt()[0]:
+        return ""
+    try:
+        cuda = shims.torch_has_cuda()
+    except ImportError:  # doctor run where torch cannot be imported: no tier to explain
+        return ""
+    if not cuda:
         return ""
     _, why = shims.cublaslt_headers()
     return f"without the cuBLASLt tier: {why or 'torch before 2.9'}"

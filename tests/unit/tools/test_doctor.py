@@ -107,8 +107,8 @@ def test_the_isa_pick_is_inductors_rule(monkeypatch):
         else:
             monkeypatch.setenv("ATEN_CPU_CAPABILITY", capability)
         for simdlen in (None, 1, *(isa.bit_width() for isa in valid)):
-            monkeypatch.setattr(inductor_config.cpp, "simdlen", simdlen)
-            assert str(doctor._pick_vec_isa(valid)) == str(cpu_vec_isa.pick_vec_isa())
+            with inductor_config.patch({"cpp.simdlen": simdlen}):  # restores it as it was
+                assert str(doctor._pick_vec_isa(valid)) == str(cpu_vec_isa.pick_vec_isa())
     assert isinstance(doctor._pick_vec_isa([]), cpu_vec_isa.InvalidVecISA)
 
 
