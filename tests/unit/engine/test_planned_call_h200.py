@@ -52,6 +52,10 @@ def test_h200_wrapper_runs_as_its_python_call(name, tmp_path):
     # each GEMM and each view the GEMMs do not take folded is a native op, and all ran
     assert summary["native"] == gemms + counts["reinterpret_tensor"] - summary["native_view"]
     assert f"native run equal: {summary['native']} ops ran in the ATen shim, 0 declined" in line
+    # prepared ops on (the default): every GEMM on its CPU kernel directly; switched
+    # off: the same ops through the dispatcher, outputs equal too
+    assert (f", {gemms} on their kernel directly (prepared ops on); prepared ops off: equal, "
+            f"{summary['native']} ran, 0 declined, 0 directly") in line, line
 
 
 def test_dynamic_wrapper_at_another_sequence_length(tmp_path):

@@ -345,32 +345,49 @@ def check_native(path: pathlib.Path, inputs: list,
                  kernels: dict[str, object]) -> tuple[bool, str]:
     """The unrecorded planned call, its native ops in the ATen shim, against the
     Python ``call()`` on ``inputs`` (both with ``kernels``): bit-equal outputs,
-    and the shim's counts."""
+    and the shim's counts. It runs with prepared ops as configured and again
+    with them switched (``aten_ops.prepare``): users can choose either."""
     from ... import config
     from ...engine.planned_call import planner
     from ...runtime import _core, aten_ops
 
-    def native_counts() -> tuple[int, int]:
-        counts = _core.planned_call_native_ops().values()
-        return sum(ran for ran, _ in counts), sum(declined for _, declined in counts)
+    def counts() -> tuple[int, int, int]:
+        """(ops the shim ran, ops it declined, ops it ran on their kernel directly)"""
+        native = _core.planned_call_native_ops().values()
+        return (sum(ran for ran, _ in native), sum(declined for _, declined in native),
+                sum(aten_ops.static_ops().values()))
 
     shim = aten_ops.ensure(build=True, wait=True)
+    configured = config.get().prepared_ops
+    runs: list[tuple[int, int, int]] = []
     with config.override(enabled=True):
         expected = run(fresh(path, kernels).call, TraceRecorder(), inputs)
-        call = fresh(path, kernels).call
-        program = planner.tag_native(planner.program_of(call))
-        planned = planner.plan(call, path.name, program)
-        before = native_counts()
-        actual = run(planned, TraceRecorder(), inputs)
-        after = native_counts()
-    why = output_difference(expected, actual)
-    if why:
-        return False, f"native run: {why}"
+        try:
+            for prepared in (configured, not configured):
+                aten_ops.prepare(prepared)
+                call = fresh(path, kernels).call
+                program = planner.tag_native(planner.program_of(call))
+                planned = planner.plan(call, path.name, program)
+                before = counts()
+                actual = run(planned, TraceRecorder(), inputs)
+                runs.append(tuple(b - a for a, b in zip(before, counts())))
+                why = output_difference(expected, actual)
+                if why:
+                    return False, f"native run, prepared ops {_on(prepared)}: {why}"
+        finally:
+            aten_ops.prepare(configured)
     tagged = program.summary().get("native", 0)
-    ran, declined = after[0] - before[0], after[1] - before[1]
     if tagged and not shim:
         return True, f"native run equal; {tagged} native ops ran in Python: {aten_ops.status()}"
-    return True, f"native run equal: {ran} ops ran in the ATen shim, {declined} declined"
+    (ran, declined, direct), (ran2, declined2, direct2) = runs
+    return True, (f"native run equal: {ran} ops ran in the ATen shim, {declined} declined, "
+                  f"{direct} on their kernel directly (prepared ops {_on(configured)}); "
+                  f"prepared ops {_on(not configured)}: equal, {ran2} ran, {declined2} "
+                  f"declined, {direct2} directly")
+
+
+def _on(switch: bool) -> str:
+    return "on" if switch else "off"
 
 
 @dataclasses.dataclass
