@@ -19,6 +19,7 @@ read and write through ``data_ptr()``, which is host memory on this device.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import types
@@ -79,9 +80,19 @@ def install(*, device_module: bool = True) -> None:
         folder.mkdir(parents=True)
         core.own(folder.parent)  # fastlaunch's: `python -m fastlaunch cache clear` removes it
     wheels.say(f"npu test device: building or finding {SOURCE} in {folder}")
-    cpp_extension.load(name="fastlaunch_npu_device", sources=[str(core.source(SOURCE))],
-                       build_directory=str(folder), extra_cflags=["-O1"],
-                       is_python_module=False, verbose=False)
+    # cpp_extension's own lock is a file (its "baton") that a killed build leaves
+    # in the folder, and every later load waits on it for ever. Loads here take
+    # turns on fastlaunch's build lock (an flock: freed when its holder dies), so
+    # a baton found while holding it belongs to no live build of this helper.
+    lock = core.open_lock(folder)
+    try:
+        core.take_lock(lock, wait=True)
+        (folder / "lock").unlink(missing_ok=True)
+        cpp_extension.load(name="fastlaunch_npu_device", sources=[str(core.source(SOURCE))],
+                           build_directory=str(folder), extra_cflags=["-O1"],
+                           is_python_module=False, verbose=False)
+    finally:
+        os.close(lock)
     torch.utils.rename_privateuse1_backend("npu")
     if not device_module:
         return

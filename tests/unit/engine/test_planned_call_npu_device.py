@@ -135,3 +135,20 @@ def test_npu_style_rewrites_each_allocation_and_guards_the_body():
     assert "            buf0 = empty_strided((4, 32), (32, 1), device='npu', "\
            "dtype=torch.float32)" in body
     assert body[-1] == "        return (buf6, )"
+
+
+def test_a_killed_builds_leftover_lock_does_not_stop_the_next_install(report):
+    """torch's cpp_extension waits for ever on the lock file a killed build
+    leaves in the build folder (a CI run stopped mid-build did: every later run
+    hung). install() takes fastlaunch's build lock first, under which such a
+    file is no live build's: the next install finds the device at once."""
+    leftover = npu_device.build_folder() / "lock"
+    leftover.write_text("")  # what a build killed while holding it leaves
+    env = dict(os.environ, PYTHONPATH=str(TESTS))
+    done = subprocess.run([sys.executable, "-c", "from helpers import npu_device; "
+                           "npu_device.install(); import torch; print(torch.empty(2, device='npu')"
+                           ".device)"], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert done.stdout.split()[-1] == "npu:0"
+    assert not leftover.exists()
