@@ -140,14 +140,17 @@ def cuda_include_dirs() -> tuple[str, ...]:
 def cuda_headers_version(folders: Sequence[str]) -> int | None:
     """CUDA_VERSION (1000 * major + 10 * minor) as the headers in ``folders``
     define it: ``cuda.h``'s, else ``cuda_runtime_api.h``'s CUDART_VERSION (the
-    same number); None where neither says."""
+    same number); None where neither says. Read line by line up to the define
+    (near the top): cuda.h is over a megabyte, and this runs in every process
+    that computes the ATen shim's key."""
     for header, name in (("cuda.h", "CUDA_VERSION"), ("cuda_runtime_api.h", "CUDART_VERSION")):
-        for folder in folders:
-            with contextlib.suppress(OSError):
-                found = re.search(rf"^\s*#\s*define\s+{name}\s+(\d+)\b",
-                                  (Path(folder) / header).read_text(errors="replace"), re.M)
-                if found:
-                    return int(found.group(1))
+        define = re.compile(rf"\s*#\s*define\s+{name}\s+(\d+)\b")
+        for path in (Path(folder) / header for folder in folders):
+            with contextlib.suppress(OSError), open(path, errors="replace") as text:
+                for line in text:
+                    found = define.match(line)
+                    if found:
+                        return int(found.group(1))
     return None
 
 
