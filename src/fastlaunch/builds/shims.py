@@ -270,11 +270,13 @@ def compile_into(source: Path, name: str, cflags: Sequence[str], path: Path, *,
 
 
 def run_build(shim: Shim, target: Path, *, idle: bool, progress: Callable[[str], None],
-              verbose: bool = False, lock_fd: int | None = None) -> str:
+              verbose: bool = False, lock_fd: int | None = None,
+              handed: threading.Event | None = None) -> str:
     """Compile ``shim`` into ``target`` in a child process; "" on success, else why not.
     ``progress`` gets a line every PROGRESS_S seconds; ``verbose`` shows the compiler.
     ``lock_fd`` (a build lock this process holds) is handed to the child and
-    closed here once the child runs: the child holds it until it exits."""
+    closed here once the child runs: the child holds it until it exits
+    (``handed`` is set then, or when no child could start)."""
     # the child imports this very package (not another fastlaunch on its path)
     search = [str(core.PACKAGE.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
     env = dict(os.environ, FASTLAUNCH="0", TORCHINDUCTOR_NPU_FAST_LAUNCH="0",
@@ -296,6 +298,8 @@ def run_build(shim: Shim, target: Path, *, idle: bool, progress: Callable[[str],
             finally:
                 if lock_fd is not None:
                     os.close(lock_fd)
+                if handed is not None:
+                    handed.set()
             _children[shim.name] = child
             try:
                 while True:
@@ -329,6 +333,8 @@ class _State:
         self.now = State(Phase.UNDECIDED, "not looked for yet")
         self.decided = False
         self.builder: threading.Thread | None = None
+        self.handed: threading.Event | None = None  # set: the lock this process took is
+        # with its build child (or the build ended without one)
         self.target: Path | None = None
         self.broken = ""
         self.key = ""
@@ -510,14 +516,20 @@ def _build(shim: Shim, state: _State, activate: Callable[[object], None], lock_f
         done = target.exists()  # built by another process meanwhile
     except BaseException:
         os.close(lock_fd)
+        _handed(state)
         raise
     if done:
         os.close(lock_fd)
+        _handed(state)
         _activate(shim, state, target, "built by another process", activate)
         return
     start = time.monotonic()
-    why = run_build(shim, target, idle=idle, progress=progress,
-                    verbose=config.get().verbose_build, lock_fd=lock_fd)
+    try:
+        why = run_build(shim, target, idle=idle, progress=progress,
+                        verbose=config.get().verbose_build, lock_fd=lock_fd,
+                        handed=state.handed)
+    finally:
+        _handed(state)
     if why:
         state.now = State(Phase.UNAVAILABLE, f"unavailable ({why})")
         log.warning("fastlaunch: %s %s", shim.name, state.now)
@@ -666,9 +678,39 @@ def _start(shim: Shim, state: _State, activate: Callable[[object], None], *, wai
                      "(`python -m fastlaunch build` builds ahead)", shim.name, why, state.now)
         work, args = _build, (shim, state, activate, lock_fd)
         kwargs = {"held": held, "idle": not wait, "progress": progress}
+        if held:
+            state.handed = threading.Event()
+            _hand_over_at_exit()
     state.builder = threading.Thread(target=work, args=args, kwargs=kwargs,
                                      name=f"fastlaunch-{shim.name}-build", daemon=True)
     state.builder.start()
+
+
+HAND_OVER_S = 30.0  # bound on the wait at exit for a build child to start
+
+
+@functools.cache
+def _hand_over_at_exit() -> None:
+    """A short program that took a build lock must not exit before its builder
+    thread starts the child: the daemon thread would die with it, the lock would
+    be freed and no process would build (seen on a loaded 2-core machine). At
+    exit, wait until each such lock is with its child (a fork and exec)."""
+    import atexit
+
+    def hand_over() -> None:
+        deadline = time.monotonic() + HAND_OVER_S
+        for state in list(_states.values()):
+            # a forked child has the event but not the thread: nothing to wait for
+            if state.handed is not None and state.builder is not None \
+                    and state.builder.is_alive():
+                state.handed.wait(max(0.0, deadline - time.monotonic()))
+
+    atexit.register(hand_over)
+
+
+def _handed(state: _State) -> None:
+    if state.handed is not None:
+        state.handed.set()
 
 
 def install_into(root: Path) -> int:

@@ -115,6 +115,34 @@ def test_four_programs_start_one_build_per_shim_which_ends_with_its_build(machin
     assert list(cache.rglob("*.so")) == []  # failed builds leave no library
 
 
+SLOW_START = """
+import time
+from fastlaunch.builds import shims
+real = shims.run_build
+def late(*args, **kwargs):
+    time.sleep(2)  # the program has reached its end by now
+    return real(*args, **kwargs)
+shims.run_build = late
+import torch._inductor.codecache
+"""
+
+
+def test_a_program_that_ends_first_still_hands_its_builds_to_their_children(machine):
+    """Before: a program that ended before its builder threads started their
+    children (a loaded 2-core CI machine) took the threads, and its locks, with
+    it: no build ran (CI saw 1 child of 2)."""
+    program = subprocess.Popen([sys.executable, "-c", SLOW_START], env=machine["env"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    machine["started"].append(program.pid)
+    out, _ = program.communicate(timeout=WAIT_S)
+    assert program.returncode == 0, out.decode()
+    cache = machine["cache"]
+    assert len(_builders(cache)) == 2
+    assert _lock_holders(cache) == 2
+    machine["gate"].touch()
+    _until(lambda: not _builders(cache), "the build children end with their builds")
+
+
 def test_doctor_starts_no_build(machine):
     """Before: `doctor` with FASTLAUNCH=1 imported Inductor, armed the planned call and
     started both builds; now it reports them as not built and starts no compiler
