@@ -46,10 +46,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "core/program_format.h"
 
@@ -366,10 +369,50 @@ inline void Build(const Call& call, Plan* plan) {
   plan->algo = result.algo;
 }
 
-// The plan's GEMM on the current stream with ATen's cuBLASLt handle and
-// workspace, as ATen's own cuBLASLt path runs.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
+// ATen's workspace map holds a buffer (torch 2.10 to 2.12, sized
+// getChosenWorkspaceSize() when made) or a buffer and its size (2.13 on).
+inline std::pair<void*, size_t> Held(const at::DataPtr& buffer) {
+  return {buffer.get(), at::cuda::getChosenWorkspaceSize()};
+}
+inline std::pair<void*, size_t> Held(const std::pair<at::DataPtr, size_t>& buffer) {
+  return {buffer.first.get(), buffer.second};
+}
+#endif
+
+// The workspace a plan runs on, of ATen's cuBLASLt size (the size its
+// algorithm was chosen for, as ATen's own cuBLASLt path chooses): the
+// workspace ATen's cuBLAS calls use on this handle and stream, which the
+// getCurrentCUDABlasHandle() of every GEMM sets up (stock's too), as
+// TORCH_CUBLASLT_UNIFIED_WORKSPACE has ATen's cuBLASLt path do. Only where
+// that one is missing or smaller (or on torch 2.9, whose map has no lock) is
+// it ATen's own cuBLASLt workspace, which a process that never runs ATen's
+// cuBLASLt path would not allocate: training steps peaked 1 MiB above stock's
+// when every plan ran on it. Sharing is safe as ATen's unified mode is: both
+// are ordered on the one stream.
+inline std::pair<void*, size_t> Workspace() {
+  const size_t size = at::cuda::getCUDABlasLtWorkspaceSize();
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
+  const auto key = std::make_tuple(static_cast<void*>(at::cuda::getCurrentCUDABlasHandle()),
+                                   static_cast<void*>(at::cuda::getCurrentCUDAStream().stream()));
+  auto& workspaces = at::cuda::cublas_handle_stream_to_workspace();
+  {
+    std::shared_lock<std::shared_mutex> reading(workspaces.mutex);
+    const auto found = workspaces.map.find(key);
+    if (found != workspaces.map.end()) {
+      const auto [buffer, bytes] = Held(found->second);
+      if (buffer != nullptr && bytes >= size) return {buffer, size};
+    }
+  }
+#endif
+  return {at::cuda::getCUDABlasLtWorkspace(), size};
+}
+
+// The plan's GEMM on the current stream with ATen's cuBLASLt handle, as
+// ATen's own cuBLASLt path runs, on Workspace().
 inline void Run(Plan& plan, const Call& call) {
   const float one = 1.0f, zero = 0.0f;
+  const auto [workspace, workspace_size] = Workspace();
   std::unique_lock<std::mutex> bias(plan.bias, std::defer_lock);
   if (call.bias_ptr != nullptr) {
     bias.lock();
@@ -377,8 +420,7 @@ inline void Run(Plan& plan, const Call& call) {
   }
   Check(cublasLtMatmul(at::cuda::getCurrentCUDABlasLtHandle(), plan.desc, &one, call.a_ptr,
                        plan.a, call.b_ptr, plan.b, &zero, call.c_ptr, plan.c, call.c_ptr, plan.c,
-                       &plan.algo, at::cuda::getCUDABlasLtWorkspace(),
-                       at::cuda::getCUDABlasLtWorkspaceSize(), at::cuda::getCurrentCUDAStream()),
+                       &plan.algo, workspace, workspace_size, at::cuda::getCurrentCUDAStream()),
         "cublasLtMatmul");
 }
 

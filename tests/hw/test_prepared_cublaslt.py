@@ -329,3 +329,31 @@ def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
         for bias, out in zip(biases[thread], outs[thread]):
             expected = _aten("addmm", [bias, a, b], torch.empty(rows, n, device="cuda"))
             assert torch.equal(_bits(out), _bits(expected)), thread
+
+
+def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
+    """A plan runs on the workspace ATen's cuBLAS calls use on its handle and
+    stream (which stock's GEMMs set up too), not on ATen's cuBLASLt workspace: a
+    process whose stock GEMMs never take ATen's cuBLASLt path allocates nothing
+    more. Before: the training rows peaked 1 MiB above stock's. A fresh stream has
+    neither workspace yet, whatever the tests before this one ran."""
+    mm = _planned(tmp_path, "mm")
+    a, b = _inputs([(56, 136), (136, 72)], {}, torch.float32, 13)  # a problem of its own
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        outs = [torch.empty(56, 72, device="cuda") for _ in range(3)]
+        expected = torch.mm(a, b)  # stock: ATen's cuBLAS workspace for this stream
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_allocated()
+        aten_ops.reset_cublaslt()
+        mm([a, b, outs[0]])  # planned and checked (its temporaries are freed)
+        mm([a, b, outs[1]])
+        planned, declined = cublaslt_counts(aten_ops)
+        if declined.get("mismatch"):
+            pytest.skip(f"this GPU's cuBLASLt choice differs from ATen's for the problem: "
+                        f"{declined}")
+        assert planned == 1, declined
+        torch.cuda.synchronize()
+        assert torch.cuda.memory_allocated() == before
+    assert torch.equal(_bits(outs[1]), _bits(expected))
