@@ -423,6 +423,9 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
   if (auto declined = lt::Describe(kind, out, x, a, b, beta, alpha, &call)) return declined;
   c10::cuda::CUDAGuard device(out.device());
   auto found = g_plans.find(call.problem);
+  if (found != g_plans.end() && found->second->refused) return found->second->refused;
+  const std::optional<lt::Workspace> workspace = lt::FindWorkspace();
+  if (!workspace) return lt::kWorkspace;  // not kept: ATen may make one later
   if (found == g_plans.end()) {
     const bool large = lt::Large(call.problem);
     if (g_plans.size() >= lt::kMaxPlans) return large ? lt::kLarge : lt::kFull;
@@ -446,7 +449,7 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     };
     std::unique_ptr<lt::Plan> plan;
     try {
-      plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
+      plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference, *workspace); });
     } catch (const c10::OutOfMemoryError&) {
       return lt::kError;  // not kept: a later call, with memory to spare, plans it
     } catch (const std::exception& err) {
@@ -460,9 +463,8 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     return refused.value_or(lt::kFirstCall);
   }
   lt::Plan& plan = *found->second;
-  if (plan.refused) return plan.refused;
   try {
-    WithoutGil([&] { lt::Run(plan, call); });
+    WithoutGil([&] { lt::Run(plan, call, *workspace); });
   } catch (const c10::Error& err) {  // cuBLASLt refused the call: nothing was queued
     TORCH_WARN("fastlaunch: the cuBLASLt plan of the GEMM (", lt::Text(call.problem),
                ") failed: ", err.what_without_backtrace(), "; it keeps ATen's kernel");

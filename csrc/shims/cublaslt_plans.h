@@ -73,12 +73,13 @@ enum Decline {
   kSmCarveout,     // torch._C._set_sm_carveout_experimental: ATen's SM count target
   kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
+  kWorkspace,      // no workspace of ATen's on this handle and stream (FindWorkspace)
   kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
     "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
     "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
-    "sm_carveout", "sync_debug", "large"};
+    "sm_carveout", "sync_debug", "large",         "workspace"};
 static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
 // The check copies the operands and two outputs: problems above this keep ATen's kernel.
@@ -369,50 +370,66 @@ inline void Build(const Call& call, Plan* plan) {
   plan->algo = result.algo;
 }
 
+// Where a plan's GEMM runs: a workspace of at least `size` bytes.
+struct Workspace {
+  void* data;
+  size_t size;
+};
+
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
-// ATen's workspace map holds a buffer (torch 2.10 to 2.12, sized
-// getChosenWorkspaceSize() when made) or a buffer and its size (2.13 on).
-inline std::pair<void*, size_t> Held(const at::DataPtr& buffer) {
-  return {buffer.get(), at::cuda::getChosenWorkspaceSize()};
-}
-inline std::pair<void*, size_t> Held(const std::pair<at::DataPtr, size_t>& buffer) {
+// An entry of ATen's workspace maps: a buffer of the size ATen made it with
+// (torch 2.10 to 2.12), or a buffer and its size (2.13 on).
+inline Workspace Held(const at::DataPtr& buffer, size_t made) { return {buffer.get(), made}; }
+inline Workspace Held(const std::pair<at::DataPtr, size_t>& buffer, size_t) {
   return {buffer.first.get(), buffer.second};
+}
+
+// The buffer ATen holds for `handle` on `stream` in `workspaces`, if it holds
+// one of at least `size` bytes (`made`: what its entries were made with).
+inline std::optional<Workspace> Existing(at::cuda::WorkspaceMapWithMutex& workspaces,
+                                         void* handle, cudaStream_t stream, size_t size,
+                                         size_t made) {
+  std::shared_lock<std::shared_mutex> reading(workspaces.mutex);
+  const auto found = workspaces.map.find(std::make_tuple(handle, static_cast<void*>(stream)));
+  if (found == workspaces.map.end()) return std::nullopt;
+  const Workspace held = Held(found->second, made);
+  if (held.data == nullptr || held.size < size) return std::nullopt;
+  return Workspace{held.data, size};
 }
 #endif
 
 // The workspace a plan runs on, of ATen's cuBLASLt size (the size its
-// algorithm was chosen for, as ATen's own cuBLASLt path chooses): the
-// workspace ATen's cuBLAS calls use on this handle and stream, which the
-// getCurrentCUDABlasHandle() of every GEMM sets up (stock's too), as
-// TORCH_CUBLASLT_UNIFIED_WORKSPACE has ATen's cuBLASLt path do. Only where
-// that one is missing or smaller (or on torch 2.9, whose map has no lock) is
-// it ATen's own cuBLASLt workspace, which a process that never runs ATen's
-// cuBLASLt path would not allocate: training steps peaked 1 MiB above stock's
-// when every plan ran on it. Sharing is safe as ATen's unified mode is: both
-// are ordered on the one stream.
-inline std::pair<void*, size_t> Workspace() {
+// algorithm was chosen for, as ATen's own cuBLASLt path chooses), without
+// allocating: the one ATen's cuBLAS calls use on this handle and stream,
+// which the getCurrentCUDABlasHandle() of every GEMM sets up (stock's too),
+// shared as ATen's TORCH_CUBLASLT_UNIFIED_WORKSPACE=1 shares it (both are
+// ordered on the one stream); else ATen's cuBLASLt workspace where ATen
+// already made it. Neither: nullopt, and the GEMM keeps ATen's kernel
+// (kWorkspace). ATen's cuBLASLt workspace is made on first use, and a
+// process whose stock GEMMs never take ATen's cuBLASLt path (a training
+// step, its linear layers `mm`s through cuBLAS) would not make it: the plans
+// running there on it peaked 1 MiB above stock. Torch 2.9's maps have no
+// lock: there a plan runs on ATen's cuBLASLt workspace, as before.
+inline std::optional<Workspace> FindWorkspace() {
   const size_t size = at::cuda::getCUDABlasLtWorkspaceSize();
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
-  const auto key = std::make_tuple(static_cast<void*>(at::cuda::getCurrentCUDABlasHandle()),
-                                   static_cast<void*>(at::cuda::getCurrentCUDAStream().stream()));
-  auto& workspaces = at::cuda::cublas_handle_stream_to_workspace();
-  {
-    std::shared_lock<std::shared_mutex> reading(workspaces.mutex);
-    const auto found = workspaces.map.find(key);
-    if (found != workspaces.map.end()) {
-      const auto [buffer, bytes] = Held(found->second);
-      if (buffer != nullptr && bytes >= size) return {buffer, size};
-    }
+  void* blas = at::cuda::getCurrentCUDABlasHandle();
+  const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+  if (auto shared = Existing(at::cuda::cublas_handle_stream_to_workspace(), blas, stream, size,
+                             at::cuda::getChosenWorkspaceSize())) {
+    return shared;
   }
+  return Existing(at::cuda::cublaslt_handle_stream_to_workspace(),
+                  at::cuda::getCurrentCUDABlasLtHandle(), stream, size, size);
+#else
+  return Workspace{at::cuda::getCUDABlasLtWorkspace(), size};
 #endif
-  return {at::cuda::getCUDABlasLtWorkspace(), size};
 }
 
 // The plan's GEMM on the current stream with ATen's cuBLASLt handle, as
-// ATen's own cuBLASLt path runs, on Workspace().
-inline void Run(Plan& plan, const Call& call) {
+// ATen's own cuBLASLt path runs, on `workspace` (FindWorkspace()).
+inline void Run(Plan& plan, const Call& call, const Workspace& workspace) {
   const float one = 1.0f, zero = 0.0f;
-  const auto [workspace, workspace_size] = Workspace();
   std::unique_lock<std::mutex> bias(plan.bias, std::defer_lock);
   if (call.bias_ptr != nullptr) {
     bias.lock();
@@ -420,7 +437,8 @@ inline void Run(Plan& plan, const Call& call) {
   }
   Check(cublasLtMatmul(at::cuda::getCurrentCUDABlasLtHandle(), plan.desc, &one, call.a_ptr,
                        plan.a, call.b_ptr, plan.b, &zero, call.c_ptr, plan.c, call.c_ptr, plan.c,
-                       &plan.algo, workspace, workspace_size, at::cuda::getCurrentCUDAStream()),
+                       &plan.algo, workspace.data, workspace.size,
+                       at::cuda::getCurrentCUDAStream()),
         "cublasLtMatmul");
 }
 
@@ -465,7 +483,8 @@ using Reference =
 // thread's capture is neither refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
-                                      const at::Tensor& b, const Reference& reference) {
+                                      const at::Tensor& b, const Reference& reference,
+                                      const Workspace& workspace) {
   c10::cuda::CUDAStreamCaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
@@ -486,7 +505,7 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
     check.b_ptr = sa.const_data_ptr();
     check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
     check.c_ptr = actual.data_ptr();
-    Run(*plan, check);
+    Run(*plan, check, workspace);
     if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
   }
   return plan;

@@ -357,3 +357,61 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
         torch.cuda.synchronize()
         assert torch.cuda.memory_allocated() == before
     assert torch.equal(_bits(outs[1]), _bits(expected))
+
+
+_NO_SHARED_WORKSPACE = """
+import pathlib, sys
+import torch
+sys.path.insert(0, {tests!r})
+from fastlaunch import config
+from fastlaunch.runtime import aten_ops
+from helpers import call_trace
+from helpers.gemm_oracle import cublaslt_counts
+
+path = pathlib.Path({wrapper!r})
+with config.override(enabled=True, strict=False):
+    assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
+    mm = call_trace.plan_file(path, native=1)[1]
+    a, b = torch.randn(40, 88, device="cuda"), torch.randn(88, 24, device="cuda")
+    out = torch.empty(40, 24, device="cuda")
+    aten_ops.reset_cublaslt()
+    mm([a, b, out])
+    print("before", cublaslt_counts(aten_ops))
+    torch.addmm(torch.randn(24, device="cuda"), a, b)  # ATen's cuBLASLt path makes its workspace
+    mm([a, b, out])
+    print("after", cublaslt_counts(aten_ops))
+    torch.cuda.synchronize()
+    assert torch.equal(out, torch.mm(a, b))
+"""
+
+
+def test_without_a_workspace_to_share_the_gemm_keeps_atens_kernel(tmp_path):
+    """``CUBLAS_WORKSPACE_CONFIG=:0:0``: ATen's cuBLAS calls run without a
+    workspace, and no ATen cuBLASLt call has made one, so a plan would have to
+    allocate memory stock does not: the GEMM keeps ATen's kernel (`workspace`),
+    unplanned. Once ATen's own cuBLASLt path (``addmm`` with a bias) has made its
+    workspace, the problem is planned and checked on that one."""
+    import ast
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    if tuple(int(p) for p in torch.__version__.split(".")[:2]) < (2, 10):
+        pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
+                    "(its workspace maps have no lock before 2.10)")
+    wrapper = tmp_path / "mm.py"
+    names, extra = _OPS["mm"]
+    wrapper.write_text(_WRAPPER.format(names=names, op="mm", extra=extra))
+    tests = str(pathlib.Path(__file__).resolve().parents[1])
+    env = dict(os.environ, CUBLAS_WORKSPACE_CONFIG=":0:0")
+    done = subprocess.run([sys.executable, "-c", _NO_SHARED_WORKSPACE.format(
+        tests=tests, wrapper=str(wrapper))], env=env, capture_output=True, text=True,
+        timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    counts = {label: ast.literal_eval(value) for label, value in (
+        line.split(" ", 1) for line in done.stdout.splitlines()
+        if line.startswith(("before", "after")))}
+    assert counts["before"] == (0, {"workspace": 1}), done.stdout
+    assert counts["after"] in ((0, {"workspace": 1, "first_call": 1}),
+                               (0, {"workspace": 1, "mismatch": 1})), done.stdout
