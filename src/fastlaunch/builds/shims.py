@@ -699,11 +699,13 @@ def _hand_over_at_exit() -> None:
 
     def hand_over() -> None:
         deadline = time.monotonic() + HAND_OVER_S
-        for state in list(_states.values()):
+        for name, state in list(_states.items()):
             # a forked child has the event but not the thread: nothing to wait for
             if state.handed is not None and state.builder is not None \
-                    and state.builder.is_alive():
-                state.handed.wait(max(0.0, deadline - time.monotonic()))
+                    and state.builder.is_alive() \
+                    and not state.handed.wait(max(0.0, deadline - time.monotonic())):
+                log.warning("fastlaunch: exiting before the background build of %s started "
+                            "(waited %.0f s); the next program builds it", name, HAND_OVER_S)
 
     atexit.register(hand_over)
 

@@ -147,7 +147,7 @@ def test_a_killed_builds_leftover_lock_does_not_stop_the_next_install(report):
     env = dict(os.environ, PYTHONPATH=str(TESTS))
     done = subprocess.run([sys.executable, "-c", "from helpers import npu_device; "
                            "npu_device.install(); import torch; print(torch.empty(2, device='npu')"
-                           ".device)"], env=env, capture_output=True, text=True, timeout=120,
+                           ".device)"], env=env, capture_output=True, text=True, timeout=600,
                           check=False)
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.split()[-1] == "npu:0"

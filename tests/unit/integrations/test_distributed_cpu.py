@@ -15,6 +15,8 @@ timeout after which all its processes are killed.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 pytest.importorskip("torch", reason="torch is not installed")
@@ -24,7 +26,9 @@ if not dist.is_available() or not dist.is_gloo_available():
 
 from helpers import distributed_training as training  # noqa: E402
 
-GROUP_TIMEOUT_S = 300  # a hang guard: a group takes 20 to 70 s on two idle cores
+# A hang guard: a group takes 20 to 70 s on two idle cores, and a few times that
+# under the asan env's sanitizers (which its ranks and their compilers inherit).
+GROUP_TIMEOUT_S = 900 if "libasan" in os.environ.get("LD_PRELOAD", "") else 300
 
 
 @pytest.mark.parametrize("scenario", training.SCENARIOS)

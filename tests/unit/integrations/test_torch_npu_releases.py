@@ -102,8 +102,15 @@ def test_torch_npu_2_13_and_2_14_plugins_do_not_block_planning(version, triton_p
 def test_the_planned_calls_aten_shim_builds_on_this_torch():
     """The planned call's ATen shim builds and loads against the torch this suite
     runs on: under ``tox -e releases`` each torch_npu release's own torch (on
-    2.7.1's the shim once failed to compile, and every native op ran in Python)."""
-    pytest.importorskip("torch", reason="the shim is built against torch")
+    2.7.1's the shim once failed to compile, and every native op ran in Python).
+    Where that torch is a CUDA build of 2.9 or later (the registry's are) and
+    CUDA's headers of its major version are installed, the shim has the cuBLASLt
+    tier: its code compiles against each release's ATen (no GPU runs it here)."""
+    torch = pytest.importorskip("torch", reason="the shim is built against torch")
+    from fastlaunch.builds import shims
     from fastlaunch.runtime import aten_ops
 
     assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
+    version = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+    if shims.torch_has_cuda() and version >= (2, 9) and shims.cublaslt_headers()[0]:
+        assert aten_ops.cublaslt()[0], aten_ops.status()

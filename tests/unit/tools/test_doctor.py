@@ -17,7 +17,7 @@ from fastlaunch.builds import registry, shims
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "fastlaunch", *args], capture_output=True,
-                          text=True, check=False, timeout=600, env={**os.environ, **env})
+                          text=True, check=False, timeout=1800, env={**os.environ, **env})
 
 
 def section(text: str, title: str) -> list[str]:
