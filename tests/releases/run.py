@@ -16,6 +16,9 @@ moves it), made once and reused while its stamp matches:
   object file``); 4.6 to 6.4 GB per environment, one pip cache for all, and
   the ``nvidia`` files that environments have in common hard-linked to one copy;
 * torch_npu's own pure-Python dependencies (numpy, pyyaml);
+* where that torch is a CUDA build, the CUDA header wheels its ATen headers
+  need beyond torch's dependencies (``CUDA_HEADER_WHEELS``), so that the ATen
+  shim's cuBLASLt tier is compiled against each release's ATen;
 * fastlaunch and the test tools from the running interpreter's environment
   (the tox env, which has no torch), reached through a ``.pth`` file, after
   the environment's own packages.
@@ -92,6 +95,34 @@ def _site_packages(python: Path) -> Path:
     return Path(done.stdout.strip())
 
 
+# The headers of CUDA's that ATen's CUDA headers include and torch's own
+# dependencies lack (crt/, nv/target), by CUDA major version, for torch's
+# major.minor: with them the ATen shim compiles its cuBLASLt tier against each
+# release's ATen (the code no GPU runs here; builds.shims.CUDA_HEADERS).
+CUDA_HEADER_WHEELS = {"12": ("nvidia-cuda-nvcc-cu12", "nvidia-cuda-cccl-cu12"),
+                      "13": ("nvidia-cuda-crt", "nvidia-cuda-cccl")}
+
+
+def torch_cuda(version_py: str) -> str:
+    """The CUDA version a torch was built with ("" for none), as its
+    torch/version.py (``version_py``) says: read without importing torch."""
+    found = re.search(r"^cuda\s*(?::[^=]*)?=\s*'([0-9.]+)'", version_py, re.M)
+    return found.group(1) if found else ""
+
+
+def add_cuda_headers(python: Path) -> str:
+    """Install CUDA_HEADER_WHEELS of the environment's torch CUDA version (once:
+    pip finds them later); "" when done or nothing to do, else why not."""
+    cuda = torch_cuda((_site_packages(python) / "torch" / "version.py").read_text())
+    wheels = CUDA_HEADER_WHEELS.get(cuda.split(".")[0]) if cuda else ()
+    if not wheels:
+        return "" if not cuda else f"no header wheels known for CUDA {cuda}"
+    minor = ".".join(cuda.split(".")[:2])
+    done = _pip(python, "install", "--quiet", "--no-deps", "--only-binary=:all:",
+                *(f"{wheel}=={minor}.*" for wheel in wheels))
+    return "" if done.returncode == 0 else f"pip install {wheels}: {done.stderr[-500:]}"
+
+
 def make_env(version: str, torch: str) -> Path:
     """The environment of ``version`` on torch ``torch`` (made, or reused)."""
     env = releases_dir() / f"torch-{torch}"
@@ -100,6 +131,7 @@ def make_env(version: str, torch: str) -> Path:
     stamp = {"format": ENV_FORMAT, "torch": torch, "torch_npu_requires": npu_requires}
     if (env / STAMP).is_file() and json.loads((env / STAMP).read_text()) == stamp:
         _reach_runner(python)
+        _require_headers(python)
         return python
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(env)], check=True)
     done = _pip(python, "install", "--quiet", "--no-deps", "--only-binary=:all:",
@@ -118,10 +150,17 @@ def make_env(version: str, torch: str) -> Path:
     if done.returncode != 0:
         raise RuntimeError(f"pip install torch {torch}'s dependencies: {done.stderr[-2000:]}")
     _pip(python, "uninstall", "--quiet", "--yes", "triton")  # nothing to do unless present
+    _require_headers(python)
     _reach_runner(python)
     share_files(env)
     (env / STAMP).write_text(json.dumps(stamp))
     return python
+
+
+def _require_headers(python: Path) -> None:
+    why = add_cuda_headers(python)
+    if why:
+        raise RuntimeError(f"CUDA's headers for the cuBLASLt tier: {why}")
 
 
 def _reach_runner(python: Path) -> None:

@@ -45,3 +45,13 @@ def test_launches_equal_reads_ffts_once_per_plan():
     assert not run._launches_equal(original, [_call([1], b"a"), _call([], b"c")])
     assert not run._launches_equal(original, [_call([1], b"a"), _call([1], b"b")])
     assert not run._launches_equal([], [])
+
+
+def test_cuda_header_wheels_follow_torchs_own_cuda_version():
+    """torch/version.py as the registry's builds write it: the CUDA version of a
+    CUDA 12 and a CUDA 13 build (their header wheels are pinned to it), none for
+    a CPU build."""
+    line = "cuda: Optional[str] = {}\n"
+    assert run.torch_cuda("__version__ = '2.7.1+cu126'\n" + line.format("'12.6'")) == "12.6"
+    assert run.torch_cuda(line.format("'13.0'")) == "13.0"
+    assert run.torch_cuda(line.format("None")) == ""
