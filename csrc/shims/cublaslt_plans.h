@@ -376,23 +376,23 @@ struct Workspace {
   size_t size;
 };
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
-// An entry of ATen's workspace maps: a buffer of the size ATen made it with
-// (torch 2.10 to 2.12), or a buffer and its size (2.13 on).
-inline Workspace Held(const at::DataPtr& buffer, size_t made) { return {buffer.get(), made}; }
-inline Workspace Held(const std::pair<at::DataPtr, size_t>& buffer, size_t) {
-  return {buffer.first.get(), buffer.second};
-}
+// ATen's workspace maps, by torch release (TORCH_VERSION_MAJOR * 100 + MINOR):
+// before 2.10 they have no lock (not read here); 2.10 to 2.12 hold buffers
+// made with getChosenWorkspaceSize() (cuBLAS; not exported by 2.12's
+// libtorch_cuda, so its cuBLAS buffers cannot be sized here) and
+// getCUDABlasLtWorkspaceSize() (cuBLASLt); from 2.13 each entry holds its size.
+#define FASTLAUNCH_TORCH_RELEASE (TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR)
 
+#if FASTLAUNCH_TORCH_RELEASE >= 210
 // The buffer ATen holds for `handle` on `stream` in `workspaces`, if it holds
-// one of at least `size` bytes (`made`: what its entries were made with).
-inline std::optional<Workspace> Existing(at::cuda::WorkspaceMapWithMutex& workspaces,
-                                         void* handle, cudaStream_t stream, size_t size,
-                                         size_t made) {
+// one of at least `size` bytes (`sized`: an entry's buffer and size).
+template <typename Sized>
+std::optional<Workspace> Existing(at::cuda::WorkspaceMapWithMutex& workspaces, void* handle,
+                                  cudaStream_t stream, size_t size, Sized sized) {
   std::shared_lock<std::shared_mutex> reading(workspaces.mutex);
   const auto found = workspaces.map.find(std::make_tuple(handle, static_cast<void*>(stream)));
   if (found == workspaces.map.end()) return std::nullopt;
-  const Workspace held = Held(found->second, made);
+  const Workspace held = sized(found->second);
   if (held.data == nullptr || held.size < size) return std::nullopt;
   return Workspace{held.data, size};
 }
@@ -408,19 +408,33 @@ inline std::optional<Workspace> Existing(at::cuda::WorkspaceMapWithMutex& worksp
 // (kWorkspace). ATen's cuBLASLt workspace is made on first use, and a
 // process whose stock GEMMs never take ATen's cuBLASLt path (a training
 // step, its linear layers `mm`s through cuBLAS) would not make it: the plans
-// running there on it peaked 1 MiB above stock. Torch 2.9's maps have no
-// lock: there a plan runs on ATen's cuBLASLt workspace, as before.
+// running there on it peaked 1 MiB above stock. Before 2.10 (maps without a
+// lock) a plan runs on ATen's cuBLASLt workspace, as it did.
 inline std::optional<Workspace> FindWorkspace() {
   const size_t size = at::cuda::getCUDABlasLtWorkspaceSize();
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 10)
-  void* blas = at::cuda::getCurrentCUDABlasHandle();
+#if FASTLAUNCH_TORCH_RELEASE >= 210
   const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
-  if (auto shared = Existing(at::cuda::cublas_handle_stream_to_workspace(), blas, stream, size,
-                             at::cuda::getChosenWorkspaceSize())) {
+#if FASTLAUNCH_TORCH_RELEASE >= 213
+  auto sized = [](const std::pair<at::DataPtr, size_t>& entry) {
+    return Workspace{entry.first.get(), entry.second};
+  };
+  auto lt_sized = sized;
+#else
+  auto lt_sized = [size](const at::DataPtr& entry) { return Workspace{entry.get(), size}; };
+#endif
+#if FASTLAUNCH_TORCH_RELEASE == 210 || FASTLAUNCH_TORCH_RELEASE == 211
+  auto sized = [](const at::DataPtr& entry) {
+    return Workspace{entry.get(), at::cuda::getChosenWorkspaceSize()};
+  };
+#endif
+#if FASTLAUNCH_TORCH_RELEASE != 212
+  if (auto shared = Existing(at::cuda::cublas_handle_stream_to_workspace(),
+                             at::cuda::getCurrentCUDABlasHandle(), stream, size, sized)) {
     return shared;
   }
+#endif
   return Existing(at::cuda::cublaslt_handle_stream_to_workspace(),
-                  at::cuda::getCurrentCUDABlasLtHandle(), stream, size, size);
+                  at::cuda::getCurrentCUDABlasLtHandle(), stream, size, lt_sized);
 #else
   return Workspace{at::cuda::getCUDABlasLtWorkspace(), size};
 #endif
