@@ -17,7 +17,7 @@ moves it), made once and reused while its stamp matches:
   the ``nvidia`` files that environments have in common hard-linked to one copy;
 * torch_npu's own pure-Python dependencies (numpy, pyyaml);
 * where that torch is a CUDA build, the CUDA header wheels its ATen headers
-  need beyond torch's dependencies (``CUDA_HEADER_WHEELS``), so that the ATen
+  need beyond torch's dependencies (``builds.shims.header_wheels``), so that the ATen
   shim's cuBLASLt tier is compiled against each release's ATen;
 * fastlaunch and the test tools from the running interpreter's environment
   (the tox env, which has no torch), reached through a ``.pth`` file, after
@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import pytest  # noqa: E402 - the helpers skip through pytest
 
 from fastlaunch import config  # noqa: E402
+from fastlaunch.builds import shims  # noqa: E402
 from helpers import npu_release  # noqa: E402
 
 STAMP = "fastlaunch-release-env.json"
@@ -95,14 +96,6 @@ def _site_packages(python: Path) -> Path:
     return Path(done.stdout.strip())
 
 
-# The headers of CUDA's that ATen's CUDA headers include and torch's own
-# dependencies lack (crt/, nv/target), by CUDA major version, for torch's
-# major.minor: with them the ATen shim compiles its cuBLASLt tier against each
-# release's ATen (the code no GPU runs here; builds.shims.CUDA_HEADERS).
-CUDA_HEADER_WHEELS = {"12": ("nvidia-cuda-nvcc-cu12", "nvidia-cuda-cccl-cu12"),
-                      "13": ("nvidia-cuda-crt", "nvidia-cuda-cccl")}
-
-
 def torch_cuda(version_py: str) -> str:
     """The CUDA version a torch was built with ("" for none), as its
     torch/version.py (``version_py``) says: read without importing torch."""
@@ -111,15 +104,16 @@ def torch_cuda(version_py: str) -> str:
 
 
 def add_cuda_headers(python: Path) -> str:
-    """Install CUDA_HEADER_WHEELS of the environment's torch CUDA version (once:
-    pip finds them later); "" when done or nothing to do, else why not."""
+    """Install the CUDA header wheels of the environment's torch CUDA version
+    (``builds.shims.header_wheels``: what ATen's CUDA headers include beyond
+    torch's dependencies), so that the ATen shim compiles its cuBLASLt tier
+    against each release's ATen (the code no GPU runs here). Once: pip finds
+    them later. "" when done or nothing to do, else why not."""
     cuda = torch_cuda((_site_packages(python) / "torch" / "version.py").read_text())
-    wheels = CUDA_HEADER_WHEELS.get(cuda.split(".")[0]) if cuda else ()
+    wheels = shims.header_wheels(cuda) if cuda else ()
     if not wheels:
         return "" if not cuda else f"no header wheels known for CUDA {cuda}"
-    minor = ".".join(cuda.split(".")[:2])
-    done = _pip(python, "install", "--quiet", "--no-deps", "--only-binary=:all:",
-                *(f"{wheel}=={minor}.*" for wheel in wheels))
+    done = _pip(python, "install", "--quiet", "--no-deps", "--only-binary=:all:", *wheels)
     return "" if done.returncode == 0 else f"pip install {wheels}: {done.stderr[-500:]}"
 
 

@@ -68,6 +68,10 @@ CUBLASLT_DEFINE = "-DFASTLAUNCH_CUBLASLT"
 #: What a cuda shim's cuBLASLt tier includes, through ATen's CUDA context.
 CUDA_HEADERS = ("cuda_runtime_api.h", "crt/host_defines.h", "nv/target", "cublas_v2.h",
                 "cublasLt.h", "cusparse.h", "cusolverDn.h")
+#: The nvidia wheels holding the CUDA_HEADERS that torch's own dependencies
+#: lack (crt/, nv/target), by CUDA major version: a torch from pip has the rest.
+CUDA_HEADER_WHEELS = {"12": ("nvidia-cuda-nvcc-cu12", "nvidia-cuda-cccl-cu12"),
+                      "13": ("nvidia-cuda-crt", "nvidia-cuda-cccl")}
 SHIM_FLAGS_VAR = "FASTLAUNCH_SHIM_FLAGS"
 
 
@@ -112,16 +116,30 @@ def torch_has_cuda() -> bool:
         Path(torch.__file__).resolve().parent / "lib" / "libtorch_cuda.so").exists()
 
 
-def cuda_include_dirs() -> tuple[str, ...]:
-    """The folders holding every header of CUDA_HEADERS: the nvidia wheels'
-    ``include`` folders (what the installed torch depends on), else one
-    toolkit's: ``CUDA_HOME``'s if set, else ``CUDA_PATH``'s if set, else
-    ``/usr/local/cuda``'s; () where neither has them all (a CUDA torch without
-    CUDA's headers still builds its shims, without the cuBLASLt tier)."""
+def _wheel_include_dirs() -> list[Path]:
+    """The nvidia wheels' ``include`` folders (what the installed torch depends on)."""
     wheels: list[Path] = []
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec is not None else []:
         wheels.extend(sorted(Path(root).glob("*/include")))
+    return wheels
+
+
+def header_wheels(torch_cuda: str) -> tuple[str, ...]:
+    """pip requirements of CUDA_HEADER_WHEELS for a torch built with CUDA
+    ``torch_cuda`` (pinned to its major.minor); () for a major with none known."""
+    minor = ".".join(torch_cuda.split(".")[:2])
+    return tuple(f"{wheel}=={minor}.*"
+                 for wheel in CUDA_HEADER_WHEELS.get(torch_cuda.partition(".")[0], ()))
+
+
+def cuda_include_dirs() -> tuple[str, ...]:
+    """The folders holding every header of CUDA_HEADERS: the nvidia wheels'
+    ``include`` folders, else one toolkit's: ``CUDA_HOME``'s if set, else
+    ``CUDA_PATH``'s if set, else ``/usr/local/cuda``'s; () where neither has
+    them all (a CUDA torch without CUDA's headers still builds its shims,
+    without the cuBLASLt tier)."""
+    wheels = _wheel_include_dirs()
     toolkits = [Path(os.environ[var]) / "include" for var in ("CUDA_HOME", "CUDA_PATH")
                 if os.environ.get(var)]
     for candidates in (wheels, [*toolkits, Path("/usr/local/cuda/include")][:1]):
@@ -163,11 +181,17 @@ def cublaslt_headers() -> tuple[tuple[str, ...], str]:
     import torch
 
     folders = cuda_include_dirs()
-    if not folders:
-        return (), ("CUDA's headers not found (the nvidia wheels, CUDA_HOME, CUDA_PATH, "
-                    "/usr/local/cuda)")
-    version = cuda_headers_version(folders)
     torch_cuda = str(getattr(torch.version, "cuda", None) or "")
+    if not folders:
+        wheels = _wheel_include_dirs()
+        missing = [header for header in CUDA_HEADERS
+                   if not any((folder / header).exists() for folder in wheels)]
+        adds = header_wheels(torch_cuda)
+        hint = f"; `pip install {' '.join(repr(r) for r in adds)}` adds them" if adds else ""
+        return (), (f"CUDA's headers not found ({', '.join(missing)} missing from the "
+                    "nvidia wheels, and no toolkit at CUDA_HOME, CUDA_PATH or "
+                    f"/usr/local/cuda holds them all){hint}")
+    version = cuda_headers_version(folders)
     if version is None:
         return (), f"the CUDA headers in {folders[0]} name no CUDA_VERSION"
     if str(version // 1000) != torch_cuda.partition(".")[0]:

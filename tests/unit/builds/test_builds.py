@@ -308,6 +308,28 @@ def test_the_cublaslt_tier_needs_headers_of_torchs_cuda_major(monkeypatch, tmp_p
     assert shims.cublaslt_headers()[1].startswith("CUDA's headers not found")
 
 
+def test_missing_cuda_headers_are_named_with_the_wheels_that_add_them(monkeypatch, tmp_path):
+    """A torch from pip has CUDA's runtime and library headers in its nvidia
+    wheels, but not crt/ and nv/target, which ATen's CUDA headers include: the
+    reason names them and the wheels of torch's CUDA version that hold them."""
+    torch = pytest.importorskip("torch")
+    wheel = tmp_path / "nvidia" / "cu13" / "include"
+    for header in shims.CUDA_HEADERS:
+        if header not in ("crt/host_defines.h", "nv/target"):
+            (wheel / header).parent.mkdir(parents=True, exist_ok=True)
+            (wheel / header).write_text("")
+    monkeypatch.setattr(shims, "_wheel_include_dirs", lambda: [wheel])
+    monkeypatch.setattr(shims, "cuda_include_dirs", lambda: ())
+    monkeypatch.setattr(torch.version, "cuda", "13.0")
+    assert shims.cublaslt_headers() == ((), (
+        "CUDA's headers not found (crt/host_defines.h, nv/target missing from the nvidia "
+        "wheels, and no toolkit at CUDA_HOME, CUDA_PATH or /usr/local/cuda holds them all); "
+        "`pip install 'nvidia-cuda-crt==13.0.*' 'nvidia-cuda-cccl==13.0.*'` adds them"))
+    assert shims.header_wheels("12.8") == ("nvidia-cuda-nvcc-cu12==12.8.*",
+                                           "nvidia-cuda-cccl-cu12==12.8.*")
+    assert shims.header_wheels("11.8") == ()
+
+
 def test_doctors_aten_ops_row_says_why_the_cublaslt_tier_is_left_out(monkeypatch, tmp_path):
     """A loaded ATen shim of a CUDA torch built without the tier: its row (doctor's,
     ``aten_ops.status()``) adds why; with the tier, the row adds nothing."""
