@@ -419,13 +419,10 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
     const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta, const at::Scalar& alpha) {
   namespace lt = fastlaunch::cublaslt;
+  c10::cuda::CUDAGuard device(out.device());  // Describe reads the device's workspace size
   lt::Call call;
   if (auto declined = lt::Describe(kind, out, x, a, b, beta, alpha, &call)) return declined;
-  c10::cuda::CUDAGuard device(out.device());
   auto found = g_plans.find(call.problem);
-  if (found != g_plans.end() && found->second->refused) return found->second->refused;
-  const std::optional<lt::Workspace> workspace = lt::FindWorkspace();
-  if (!workspace) return lt::kWorkspace;  // not kept: ATen may make one later
   if (found == g_plans.end()) {
     const bool large = lt::Large(call.problem);
     if (g_plans.size() >= lt::kMaxPlans) return large ? lt::kLarge : lt::kFull;
@@ -442,6 +439,9 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     if (c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None) {
       return lt::kCapture;  // the check synchronizes: a call outside a capture plans it
     }
+    if (!lt::FindWorkspace(static_cast<size_t>(call.problem.v[lt::Problem::kWorkspace]))) {
+      return lt::kWorkspace;  // not kept: ATen may make one later
+    }
     const StaticRoute scratch{route.device, false, route.autograd};  // no version to bump
     auto reference = [&](at::Tensor& o, const at::Tensor* bias, const at::Tensor& m1,
                          const at::Tensor& m2) {
@@ -449,7 +449,9 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     };
     std::unique_ptr<lt::Plan> plan;
     try {
-      plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference, *workspace); });
+      plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
+    } catch (const lt::NoWorkspace&) {
+      return lt::kWorkspace;  // cleared meanwhile: not kept
     } catch (const c10::OutOfMemoryError&) {
       return lt::kError;  // not kept: a later call, with memory to spare, plans it
     } catch (const std::exception& err) {
@@ -463,8 +465,11 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     return refused.value_or(lt::kFirstCall);
   }
   lt::Plan& plan = *found->second;
+  if (plan.refused) return plan.refused;
   try {
-    WithoutGil([&] { lt::Run(plan, call, *workspace); });
+    WithoutGil([&] { lt::Run(plan, call); });
+  } catch (const lt::NoWorkspace&) {
+    return lt::kWorkspace;
   } catch (const c10::Error& err) {  // cuBLASLt refused the call: nothing was queued
     TORCH_WARN("fastlaunch: the cuBLASLt plan of the GEMM (", lt::Text(call.problem),
                ") failed: ", err.what_without_backtrace(), "; it keeps ATen's kernel");

@@ -35,7 +35,9 @@
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAStream.h>
+#include <c10/util/env.h>
 #include <cublasLt.h>
+#include <torch/version.h>
 
 #include <algorithm>
 #include <array>
@@ -48,6 +50,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <tuple>
@@ -370,17 +373,26 @@ inline void Build(const Call& call, Plan* plan) {
   plan->algo = result.algo;
 }
 
-// Where a plan's GEMM runs: a workspace of at least `size` bytes.
+// Where a plan's GEMM runs: `size` bytes at `data` (NULL when size is 0).
 struct Workspace {
   void* data;
   size_t size;
 };
 
+// Run's workspace is gone (another thread cleared ATen's workspaces between
+// the caller's look and the call): nothing was queued; ATen's kernel runs.
+struct NoWorkspace : std::runtime_error {
+  NoWorkspace() : std::runtime_error("no workspace of ATen's to share") {}
+};
+
 // ATen's workspace maps, by torch release (TORCH_VERSION_MAJOR * 100 + MINOR):
 // before 2.10 they have no lock (not read here); 2.10 to 2.12 hold buffers
 // made with getChosenWorkspaceSize() (cuBLAS; not exported by 2.12's
-// libtorch_cuda, so its cuBLAS buffers cannot be sized here) and
-// getCUDABlasLtWorkspaceSize() (cuBLASLt); from 2.13 each entry holds its size.
+// libtorch_cuda) and getCUDABlasLtWorkspaceSize() (cuBLASLt); from 2.13 each
+// entry holds its size.
+#if !defined(TORCH_VERSION_MAJOR) || !defined(TORCH_VERSION_MINOR)
+#error "cublaslt_plans.h needs torch/version.h"
+#endif
 #define FASTLAUNCH_TORCH_RELEASE (TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR)
 
 #if FASTLAUNCH_TORCH_RELEASE >= 210
@@ -398,51 +410,70 @@ std::optional<Workspace> Existing(at::cuda::WorkspaceMapWithMutex& workspaces, v
 }
 #endif
 
-// The workspace a plan runs on, of ATen's cuBLASLt size (the size its
-// algorithm was chosen for, as ATen's own cuBLASLt path chooses), without
-// allocating: the one ATen's cuBLAS calls use on this handle and stream,
-// which the getCurrentCUDABlasHandle() of every GEMM sets up (stock's too),
-// shared as ATen's TORCH_CUBLASLT_UNIFIED_WORKSPACE=1 shares it (both are
-// ordered on the one stream); else ATen's cuBLASLt workspace where ATen
-// already made it. Neither: nullopt, and the GEMM keeps ATen's kernel
-// (kWorkspace). ATen's cuBLASLt workspace is made on first use, and a
-// process whose stock GEMMs never take ATen's cuBLASLt path (a training
-// step, its linear layers `mm`s through cuBLAS) would not make it: the plans
-// running there on it peaked 1 MiB above stock. Before 2.10 (maps without a
-// lock) a plan runs on ATen's cuBLASLt workspace, as it did.
-inline std::optional<Workspace> FindWorkspace() {
-  const size_t size = at::cuda::getCUDABlasLtWorkspaceSize();
+// The workspace of `size` bytes (the size the plan's algorithm was chosen
+// for: ATen's cuBLASLt size, part of the problem's key) a plan runs on, one
+// ATen already holds for this handle and stream: the one its cuBLAS calls
+// use (which every stock cuBLAS GEMM sets up, and which ATen's own cuBLASLt
+// path shares where TORCH_CUBLASLT_UNIFIED_WORKSPACE is on), else ATen's
+// cuBLASLt workspace where ATen made it. Neither (or an error looking):
+// nullopt, and the GEMM keeps ATen's kernel (kWorkspace). ATen makes its
+// cuBLASLt workspace on first use, and a process whose stock GEMMs never take
+// ATen's cuBLASLt path (a training step, its linear layers `mm`s through
+// cuBLAS) would not make it: plans running on it there peaked 1 MiB above
+// stock. Torch 2.12 cannot size its cuBLAS workspaces (getChosenWorkspaceSize
+// is not exported): there it shares that one only where ATen's cuBLASLt path
+// does (unified, on unless the variable says 0), at ATen's cuBLASLt size, as
+// ATen passes it. Before 2.10 (maps without a lock) a plan runs on ATen's
+// cuBLASLt workspace, as it did. Looked up right before each call, as ATen
+// does: a workspace ATen replaced or cleared is never used.
+inline std::optional<Workspace> FindWorkspace(size_t size) {
+  if (size == 0) return Workspace{nullptr, 0};  // what ATen passes for none
+  try {
 #if FASTLAUNCH_TORCH_RELEASE >= 210
-  const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
+    // on CUDA the cuBLASLt handle is the cuBLAS handle: both maps' key
+    void* handle = at::cuda::getCurrentCUDABlasLtHandle();
+    const cudaStream_t stream = at::cuda::getCurrentCUDAStream().stream();
 #if FASTLAUNCH_TORCH_RELEASE >= 213
-  auto sized = [](const std::pair<at::DataPtr, size_t>& entry) {
-    return Workspace{entry.first.get(), entry.second};
-  };
-  auto lt_sized = sized;
+    auto sized = [](const std::pair<at::DataPtr, size_t>& entry) {
+      return Workspace{entry.first.get(), entry.second};
+    };
+    auto lt_sized = sized;
 #else
-  auto lt_sized = [size](const at::DataPtr& entry) { return Workspace{entry.get(), size}; };
+    const size_t lt_size = at::cuda::getCUDABlasLtWorkspaceSize();
+    auto lt_sized = [lt_size](const at::DataPtr& entry) { return Workspace{entry.get(), lt_size}; };
+#if FASTLAUNCH_TORCH_RELEASE == 212
+    const bool shared =
+        c10::utils::check_env("TORCH_CUBLASLT_UNIFIED_WORKSPACE").value_or(true);
+    auto sized = lt_sized;  // ATen's unified path: the cuBLAS buffer at its cuBLASLt size
+#else
+    const bool shared = true;
+    const size_t chosen = at::cuda::getChosenWorkspaceSize();
+    auto sized = [chosen](const at::DataPtr& entry) { return Workspace{entry.get(), chosen}; };
 #endif
-#if FASTLAUNCH_TORCH_RELEASE == 210 || FASTLAUNCH_TORCH_RELEASE == 211
-  auto sized = [](const at::DataPtr& entry) {
-    return Workspace{entry.get(), at::cuda::getChosenWorkspaceSize()};
-  };
+    if (shared)
 #endif
-#if FASTLAUNCH_TORCH_RELEASE != 212
-  if (auto shared = Existing(at::cuda::cublas_handle_stream_to_workspace(),
-                             at::cuda::getCurrentCUDABlasHandle(), stream, size, sized)) {
-    return shared;
+    {
+      if (auto found = Existing(at::cuda::cublas_handle_stream_to_workspace(), handle, stream,
+                                size, sized)) {
+        return found;
+      }
+    }
+    return Existing(at::cuda::cublaslt_handle_stream_to_workspace(), handle, stream, size,
+                    lt_sized);
+#else
+    return Workspace{at::cuda::getCUDABlasLtWorkspace(), size};
+#endif
+  } catch (const c10::Error&) {
+    return std::nullopt;  // ATen's kernel meets the same error and raises it
   }
-#endif
-  return Existing(at::cuda::cublaslt_handle_stream_to_workspace(),
-                  at::cuda::getCurrentCUDABlasLtHandle(), stream, size, lt_sized);
-#else
-  return Workspace{at::cuda::getCUDABlasLtWorkspace(), size};
-#endif
 }
 
 // The plan's GEMM on the current stream with ATen's cuBLASLt handle, as
-// ATen's own cuBLASLt path runs, on `workspace` (FindWorkspace()).
-inline void Run(Plan& plan, const Call& call, const Workspace& workspace) {
+// ATen's own cuBLASLt path runs, on FindWorkspace()'s workspace (NoWorkspace
+// without one: nothing queued).
+inline void Run(Plan& plan, const Call& call) {
+  const auto workspace = FindWorkspace(static_cast<size_t>(call.problem.v[Problem::kWorkspace]));
+  if (!workspace) throw NoWorkspace();
   const float one = 1.0f, zero = 0.0f;
   std::unique_lock<std::mutex> bias(plan.bias, std::defer_lock);
   if (call.bias_ptr != nullptr) {
@@ -451,7 +482,7 @@ inline void Run(Plan& plan, const Call& call, const Workspace& workspace) {
   }
   Check(cublasLtMatmul(at::cuda::getCurrentCUDABlasLtHandle(), plan.desc, &one, call.a_ptr,
                        plan.a, call.b_ptr, plan.b, &zero, call.c_ptr, plan.c, call.c_ptr, plan.c,
-                       &plan.algo, workspace.data, workspace.size,
+                       &plan.algo, workspace->data, workspace->size,
                        at::cuda::getCurrentCUDAStream()),
         "cublasLtMatmul");
 }
@@ -497,8 +528,7 @@ using Reference =
 // thread's capture is neither refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
-                                      const at::Tensor& b, const Reference& reference,
-                                      const Workspace& workspace) {
+                                      const at::Tensor& b, const Reference& reference) {
   c10::cuda::CUDAStreamCaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
@@ -519,7 +549,7 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
     check.b_ptr = sa.const_data_ptr();
     check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
     check.c_ptr = actual.data_ptr();
-    Run(*plan, check, workspace);
+    Run(*plan, check);
     if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
   }
   return plan;

@@ -342,8 +342,7 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
     process whose stock GEMMs never take ATen's cuBLASLt path allocates nothing
     more. Before: the training rows peaked 1 MiB above stock's. A fresh stream has
     neither workspace yet, whatever the tests before this one ran."""
-    release = _release()
-    if release < (2, 10):
+    if _release() < (2, 10):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
     mm = _planned(tmp_path, "mm")
@@ -359,9 +358,7 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
         mm([a, b, outs[0]])  # planned and checked (its temporaries are freed)
         mm([a, b, outs[1]])
         planned, declined = cublaslt_counts(aten_ops)
-        if release == (2, 12):  # its cuBLAS workspaces cannot be sized: nothing to share
-            assert (planned, declined) == (0, {"workspace": 2})
-        elif declined.get("mismatch"):
+        if declined.get("mismatch"):
             pytest.skip(f"this GPU's cuBLASLt choice differs from ATen's for the problem: "
                         f"{declined}")
         else:
@@ -398,11 +395,12 @@ with config.override(enabled=True, strict=False):
 
 
 def test_without_a_workspace_to_share_the_gemm_keeps_atens_kernel(tmp_path):
-    """``CUBLAS_WORKSPACE_CONFIG=:0:0``: ATen's cuBLAS calls run without a
-    workspace, and no ATen cuBLASLt call has made one, so a plan would have to
-    allocate memory stock does not: the GEMM keeps ATen's kernel (`workspace`),
-    unplanned. Once ATen's own cuBLASLt path (``addmm`` with a bias) has made its
-    workspace, the problem is planned and checked on that one."""
+    """ATen's cuBLAS calls without a workspace (``CUBLAS_WORKSPACE_CONFIG=:0:0``),
+    its cuBLASLt path on a workspace of its own (``CUBLASLT_WORKSPACE_SIZE=1024``
+    KiB, ``TORCH_CUBLASLT_UNIFIED_WORKSPACE=0``) that no ATen call has made yet: a
+    plan would have to allocate memory stock does not, so the GEMM keeps ATen's
+    kernel (`workspace`), unplanned. Once ATen's own cuBLASLt path (``addmm`` with
+    a bias) has made its workspace, the problem is planned and checked on it."""
     import ast
     import os
     import pathlib
@@ -416,7 +414,8 @@ def test_without_a_workspace_to_share_the_gemm_keeps_atens_kernel(tmp_path):
     names, extra = _OPS["mm"]
     wrapper.write_text(_WRAPPER.format(names=names, op="mm", extra=extra))
     tests = str(pathlib.Path(__file__).resolve().parents[1])
-    env = dict(os.environ, CUBLAS_WORKSPACE_CONFIG=":0:0")
+    env = dict(os.environ, CUBLAS_WORKSPACE_CONFIG=":0:0", CUBLASLT_WORKSPACE_SIZE="1024",
+               TORCH_CUBLASLT_UNIFIED_WORKSPACE="0")
     done = subprocess.run([sys.executable, "-c", _NO_SHARED_WORKSPACE.format(
         tests=tests, wrapper=str(wrapper))], env=env, capture_output=True, text=True,
         timeout=600)
