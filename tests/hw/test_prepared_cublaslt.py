@@ -347,11 +347,13 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
                     "(its workspace maps have no lock before 2.10)")
     mm = _planned(tmp_path, "mm")
     # problems no other test plans (plans live as long as the process): the
-    # first whose check passes on this GPU (on the H200, fp32 `mm`s of row-major
-    # operands kept cuBLAS's choice; a training step's weight gradients, whose
-    # first operand is a transpose, planned)
+    # first whose check passes on this GPU. On the H200 the five of the first
+    # rows kept cuBLAS's choice (`mismatch`); 16 x 320 x 640, of the same
+    # family as the last rows, planned in the graph-capture test.
     problems = [((56, 136, 72), {}), ((16, 768, 2304), {}), ((768, 16, 2304), {0: "t"}),
-                ((512, 24, 1536), {0: "t"}), ((16, 2304, 768), {1: "t"})]
+                ((512, 24, 1536), {0: "t"}), ((16, 2304, 768), {1: "t"}),
+                ((24, 320, 640), {}), ((16, 320, 1280), {}), ((8, 640, 320), {})]
+    declines = {}
     for (rows, k, n), forms in problems:
         a_shape = (k, rows) if forms.get(0) == "t" else (rows, k)
         b_shape = (n, k) if forms.get(1) == "t" else (k, n)
@@ -368,10 +370,11 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
             mm([a, b, outs[1]])
             torch.cuda.synchronize()
             allocated = torch.cuda.memory_allocated()
-        if cublaslt_counts(aten_ops) == (1, {}):
+        planned, declines[rows, k, n] = cublaslt_counts(aten_ops)
+        if planned == 1:
             break
     else:
-        pytest.skip(f"no plan passed its check for the {len(problems)} problems on this GPU")
+        pytest.skip(f"no plan passed its check on this GPU: {declines}")
     assert allocated == before
     assert torch.equal(_bits(outs[1]), _bits(expected))
 
