@@ -24,7 +24,7 @@ Usage: python benchmarks/bench_planned_call.py [WRAPPER.py ...]
 [--rounds N] [--calls N] [--out FILE.json]
 (default wrappers: tests/data/wrappers/inductor/*.py)
 
-``--model NAME`` (a ``bench_models.py`` zoo model, inference; GPU host, run
+``--model NAME`` (a ``bench_models.py`` zoo model; GPU host, run
 with ``FASTLAUNCH=1``) instead compiles that model here and measures its
 steps with the planned call on, with its GEMMs on static dispatch but no
 cuBLASLt plans (``aten_ops.prepare(True, cublaslt=False)``, where the shim
@@ -37,6 +37,11 @@ per step, the time and count of each op kind (``launch`` is a fastlaunch
 call site's launch, ``[native]`` an op the ATen shim ran). ``--save-dir``
 keeps the wrapper modules' source. ``--dynamic`` compiles with ``dynamic=True``
 and cycles the zoo's sequence lengths, as its dynamic Llama workload.
+``--train`` times a training step instead (the zoo's loss, its backward, the
+gradients set to None; no optimizer step, so every step and variant sees the
+same weights): the forward and the backward graph are both planned calls, the
+backward's run on autograd's device thread; the check then compares the loss
+and every gradient, bit for bit.
 """
 
 from __future__ import annotations
@@ -168,21 +173,30 @@ def _block(fn, cycle: list[dict], calls: int) -> float:
 
 
 def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
-                  dynamic: bool = False) -> dict:
+                  dynamic: bool = False, train: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_models
 
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model, inputs = bench_models.build_model(name, device)
-    model.eval()
+    model.train(train)
     kwargs = {"dynamic": True} if dynamic else {}
-    compiled = torch.compile(bench_models.forward_fn(name, model, "infer"), **kwargs)
+    forward = torch.compile(
+        bench_models.forward_fn(name, model, "train" if train else "infer"), **kwargs)
+
+    def train_step(**step):
+        model.zero_grad(set_to_none=True)
+        loss = forward(**step)
+        loss.backward()
+        return loss.detach()
+
+    compiled = train_step if train else forward
     if dynamic:  # a new sequence length every step, as the zoo's dynamic workload
         ids = inputs["input_ids"].repeat(1, 2)
         cycle = [{"input_ids": ids[:, :n].contiguous()} for n in bench_models.DYNAMIC_SEQS]
     else:
         cycle = [inputs]
-    torch.set_grad_enabled(False)
+    torch.set_grad_enabled(train)
     for _ in range(3):
         for step in cycle:
             compiled(**step)
@@ -217,10 +231,17 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
         aten_ops.use(ops and native)
         aten_ops.prepare(prepared, cublaslt=cublaslt)
 
+    def results(step: dict) -> list[torch.Tensor]:
+        """The step's output and, when training, every parameter's gradient."""
+        out = [compiled(**step).clone()]
+        if train:
+            out += [p.grad.clone() for p in model.parameters() if p.grad is not None]
+        return out
+
     outputs = {}
     for variant in variants:
         select(variant)
-        outputs[variant] = [compiled(**step).clone() for step in cycle]
+        outputs[variant] = [t for step in cycle for t in results(step)]
     reference = outputs["planned launches only"]
     equal = {v: all(torch.equal(o, r) for o, r in zip(out, reference))
              for v, out in outputs.items()}
@@ -253,7 +274,8 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
         in_call[variant] = {"profiled_step_ms": round(profiled_ms, 4),
                             "in_call_us_per_step": round(sum(v[0] for v in kinds.values()), 1)}
     select("planned call")
-    return {"model": name, "dynamic": dynamic, "bit_equal_to_planned_launches": equal,
+    return {"model": name, "task": "train" if train else "infer", "dynamic": dynamic,
+            "bit_equal_to_planned_launches": equal, "tensors_compared": len(reference),
             "rounds": rounds, "calls": calls,
             "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
             "min_ms": {k: round(min(v), 4) for k, v in times.items()},
@@ -265,7 +287,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
 def main_model(options) -> int:
     print(f"native asserts: {tensor_geometry.status()}; aten ops: {aten_ops.status()}")
     result = measure_model(options.model, options.rounds, options.calls, options.save_dir,
-                           options.dynamic)
+                           options.dynamic, options.train)
     result["meta"] = {"python": sys.version.split()[0], "torch": torch.__version__,
                       "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
                       "command": " ".join(sys.argv),
@@ -285,6 +307,8 @@ def main() -> int:
     parser.add_argument("--model", default=None, help="a zoo model (GPU): see the docstring")
     parser.add_argument("--dynamic", action="store_true",
                         help="with --model: dynamic=True, a new sequence length every step")
+    parser.add_argument("--train", action="store_true",
+                        help="with --model: a training step (loss and backward), not inference")
     parser.add_argument("--save-dir", type=Path, default=None)
     options = parser.parse_args()
     if options.model is not None:
