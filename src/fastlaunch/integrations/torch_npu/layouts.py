@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
+
+from ...installed import source_reader
 
 WRAPPER = "torch_npu/_inductor/codegen/wrapper.py"
 CONFIG = "torch_npu/_inductor/config.py"
@@ -183,16 +183,7 @@ def _flag_probe(npu_config: Any, flag: str) -> Callable[[], bool]:
 
 def installed_reader() -> Callable[[str], str | None] | None:
     """A reader over the installed torch_npu's files, found without importing it."""
-    spec = importlib.util.find_spec("torch_npu")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    root = Path(next(iter(spec.submodule_search_locations))).parent
-
-    def read(path: str) -> str | None:
-        file = root / path
-        return file.read_text(encoding="utf-8") if file.is_file() else None
-
-    return read
+    return source_reader("torch_npu")
 
 
 def installed() -> Layout:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib.util
 import re
 from collections.abc import Callable
-from pathlib import Path
+
+from ...installed import source_reader
 
 WRAPPER = "torch/_inductor/codegen/wrapper.py"
 HEURISTICS = "torch/_inductor/runtime/triton_heuristics.py"
@@ -95,16 +95,7 @@ INSTALL_NEEDS = tuple(need for need in NEEDS if need.path == WRAPPER)
 
 def installed_reader() -> Callable[[str], str | None] | None:
     """A reader over the installed torch's files (found, not imported)."""
-    spec = importlib.util.find_spec("torch")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    root = Path(next(iter(spec.submodule_search_locations))).parent
-
-    def read(path: str) -> str | None:
-        file = root / path
-        return file.read_text(encoding="utf-8") if file.is_file() else None
-
-    return read
+    return source_reader("torch")
 
 
 class Source:

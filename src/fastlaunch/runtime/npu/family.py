@@ -22,13 +22,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import importlib.util
 import math
 import re
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
+from ...installed import source_reader
 from .kernel_meta import PACKER_FORMATS, SIMT_LOCAL_MEMORY, SWITCHES, LaunchFamily
 
 DRIVER = "backends/ascend/driver.py"
@@ -126,16 +125,7 @@ def detect(read: Callable[[str], str | None]) -> Detection:
 
 def installed_reader() -> Callable[[str], str | None] | None:
     """A reader over the installed ``triton`` package's files (not imported)."""
-    spec = importlib.util.find_spec("triton")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    root = Path(next(iter(spec.submodule_search_locations)))
-
-    def read(path: str) -> str | None:
-        file = root / path
-        return file.read_text(encoding="utf-8", errors="replace") if file.is_file() else None
-
-    return read
+    return source_reader("triton", inside=True)
 
 
 @functools.cache
