@@ -337,45 +337,47 @@ def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
 
 
 def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
-    """A plan runs on the workspace ATen's cuBLAS calls use on its handle and
-    stream (which stock's GEMMs set up too), not on ATen's cuBLASLt workspace: a
-    process whose stock GEMMs never take ATen's cuBLASLt path allocates nothing
-    more. Before: the training rows peaked 1 MiB above stock's. A fresh stream has
-    neither workspace yet, whatever the tests before this one ran."""
+    """A plan allocates nothing stock's own call of its op did not: it runs on
+    the workspace ATen's cuBLAS calls use on its handle and stream. With `mm`,
+    whose stock call never takes ATen's cuBLASLt path, that shows the plan does
+    not make ATen's cuBLASLt workspace (the training rows once peaked 1 MiB above
+    stock's that way); with `addmm` and a bias (ATen's own cuBLASLt path, where
+    plans pass their check on every GPU so far), that it allocates nothing more
+    than ATen's. Each problem on a fresh stream: no workspace exists for it yet,
+    whatever the tests before this one ran."""
     if _release() < (2, 10):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
-    mm = _planned(tmp_path, "mm")
-    # problems no other test plans (plans live as long as the process): the
-    # first whose check passes on this GPU. On the H200 the five of the first
-    # rows kept cuBLAS's choice (`mismatch`); 16 x 320 x 640, of the same
-    # family as the last rows, planned in the graph-capture test.
-    problems = [((56, 136, 72), {}), ((16, 768, 2304), {}), ((768, 16, 2304), {0: "t"}),
-                ((512, 24, 1536), {0: "t"}), ((16, 2304, 768), {1: "t"}),
-                ((24, 320, 640), {}), ((16, 320, 1280), {}), ((8, 640, 320), {})]
-    declines = {}
-    for (rows, k, n), forms in problems:
+    # problems no other test plans (plans live as long as the process), `mm`s
+    # first; on the H200 none of the `mm`s of the first run planned (`mismatch`)
+    problems = [("mm", (56, 136, 72), {}), ("mm", (16, 768, 2304), {}),
+                ("mm", (768, 16, 2304), {0: "t"}), ("mm", (24, 320, 640), {}),
+                ("addmm", (16, 176, 352), {}), ("addmm", (24, 112, 416), {})]
+    planned_ops, declines = {op: _planned(tmp_path, op) for op in ("mm", "addmm")}, {}
+    for op, (rows, k, n), forms in problems:
+        planned_op = planned_ops[op]
         a_shape = (k, rows) if forms.get(0) == "t" else (rows, k)
-        b_shape = (n, k) if forms.get(1) == "t" else (k, n)
-        a, b = _inputs([a_shape, b_shape], forms, torch.float32, 13)
-        stream = torch.cuda.Stream()  # neither workspace exists for it yet
+        inputs = _inputs([a_shape, (k, n)], forms, torch.float32, 13)
+        if op == "addmm":
+            inputs = [torch.randn(n, device="cuda"), *inputs]
+        stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
             outs = [torch.empty(rows, n, device="cuda") for _ in range(2)]
-            expected = torch.mm(a, b)  # stock: ATen's cuBLAS workspace for this stream
+            expected = _aten(op, inputs, torch.empty(rows, n, device="cuda"))  # stock's call
             torch.cuda.synchronize()
             before = torch.cuda.memory_allocated()
             aten_ops.reset_cublaslt()
-            mm([a, b, outs[0]])  # planned and checked (its temporaries are freed)
-            mm([a, b, outs[1]])
+            planned_op([*inputs, outs[0]])  # planned and checked (its temporaries are freed)
+            planned_op([*inputs, outs[1]])
             torch.cuda.synchronize()
             allocated = torch.cuda.memory_allocated()
-        planned, declines[rows, k, n] = cublaslt_counts(aten_ops)
+        planned, declines[op, rows, k, n] = cublaslt_counts(aten_ops)
         if planned == 1:
             break
     else:
         pytest.skip(f"no plan passed its check on this GPU: {declines}")
-    assert allocated == before
+    assert allocated == before, (op, rows, k, n)
     assert torch.equal(_bits(outs[1]), _bits(expected))
 
 
