@@ -101,7 +101,8 @@ enum NativeKind : int {
   kEmptyStridedCpu = 11,
   kEmptyStridedCuda = 12,
   kEmptyStrided = 13,  // torch.empty_strided(size, stride, dtype=, device=): other devices
-  kNativeKinds = 14,  // one past the last kind
+  kAssertAlignment = 14,  // passes natively; a tensor it would refuse goes to torch's
+  kNativeKinds = 15,  // one past the last kind
 };
 static_assert(kNativeKinds - 1 <= kNativeKindMask, "every kind fits below the view bits");
 // The kinds from here on take their arguments as given: a CALL of one has no

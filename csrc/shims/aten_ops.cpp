@@ -18,7 +18,8 @@
 //
 // It also runs the wrapper's allocations and named-buffer views, as
 // torch/csrc/dynamo/guards.cpp's _empty_strided_{cpu,cuda} and
-// _reinterpret_tensor do (with the GIL held, as they do). The CUDA allocation
+// _reinterpret_tensor do (with the GIL held, as they do), and the alignment
+// asserts that pass. The CUDA allocation
 // needs libtorch_cuda: fastlaunch.builds defines FASTLAUNCH_TORCH_CUDA and links it
 // only when the installed torch has CUDA; without it that kind is declined.
 #include <torch/csrc/Device.h>
@@ -846,6 +847,35 @@ PyObject* ReinterpretTensor(PyObject* const* args, size_t npos, PyObject* kwname
       torch::inductor::_reinterpret_tensor(THPVariable_Unpack(args[0]), size, stride, offset));
 }
 
+// torch._C._dynamo.guards.assert_alignment(tensor, alignment, op_name=None):
+// METH_VARARGS; true when the tensor's storage offset in bytes is a multiple of
+// `alignment`, as torch's own test computes it. Only that passing case runs
+// here; a tensor it would refuse, an alignment of 0 or any other form declines,
+// and torch's function raises its own error.
+PyObject* AssertAlignment(PyObject* const* args, size_t npos, PyObject* kwnames) {
+  int64_t alignment = 0;
+  if (HasKeywords(kwnames) || npos < 2 || npos > 3 || !PlainTensor(args[0]) ||
+      !IntArg(args[1], &alignment) || alignment <= 0) {
+    return nullptr;
+  }
+  if (npos == 3) {  // what the "s" format takes: a str whose UTF-8 has no NUL
+    if (!PyUnicode_Check(args[2])) return nullptr;
+    Py_ssize_t length = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(args[2], &length);
+    if (text == nullptr) {
+      if (!PyErr_ExceptionMatches(PyExc_Exception)) return nullptr;  // it propagates
+      PyErr_Clear();  // torch's parser raises it again
+      return nullptr;
+    }
+    if (std::strlen(text) != static_cast<size_t>(length)) return nullptr;
+  }
+  const c10::TensorImpl* impl = THPVariable_Unpack(args[0]).unsafeGetTensorImpl();
+  if (impl->has_symbolic_sizes_strides()) return nullptr;
+  const auto offset = static_cast<uint64_t>(impl->storage_offset());
+  if (offset * impl->dtype().itemsize() % static_cast<uint64_t>(alignment) != 0) return nullptr;
+  Py_RETURN_TRUE;
+}
+
 // The views of a call's folded operands (bit k of `views`: operand k), made
 // by torch's own reinterpret_tensor function. False: declined.
 bool MakeViews(PyObject* const* args, size_t n_args, int views, at::Tensor* out) {
@@ -896,6 +926,8 @@ PyObject* Dispatch(int sub, PyObject* const* args, size_t npos, PyObject* kwname
       return EmptyStridedOn(kind, args, npos, kwnames);
     case kEmptyStrided:
       return EmptyStrided(args, npos, kwnames);
+    case kAssertAlignment:
+      return AssertAlignment(args, npos, kwnames);
     default:
       return nullptr;  // a kind this build does not know: Python runs it
   }

@@ -28,8 +28,9 @@ from fastlaunch.runtime import _core  # noqa: E402
 from helpers import call_trace  # noqa: E402
 
 GUARDS = ("assert_size_stride", "empty_strided_cpu", "reinterpret_tensor")
-# program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu, _empty_strided_cuda
-VIEW, ALLOC_CPU, ALLOC_CUDA = 10, 11, 12
+# program.NATIVE_KINDS: _reinterpret_tensor, _empty_strided_cpu, _empty_strided_cuda,
+# assert_alignment
+VIEW, ALLOC_CPU, ALLOC_CUDA, ALIGN = 10, 11, 12, 14
 
 
 @pytest.fixture(autouse=True)
@@ -713,7 +714,8 @@ def _written(source: str) -> dict[str, int]:
     """What the wrapper source writes: ATen calls the shim runs (``aten``), the
     ``reinterpret_tensor`` views written as their arguments (``folded``; of
     ``extern_kernels`` calls: ``folded_extern``), the
-    other views (``views``, named buffers reused) and ``empty_strided_cpu`` calls."""
+    other views (``views``, named buffers reused), ``empty_strided_cpu`` calls and
+    ``assert_alignment`` calls (``aligns``)."""
     import ast
 
     calls = _calls_in_call(source)
@@ -728,7 +730,8 @@ def _written(source: str) -> dict[str, int]:
     return {"aten": len(aten), "folded": folded,
             "folded_extern": views_in([c for c in aten if name(c).startswith("extern_kernels.")]),
             "views": sum(name(c) == "reinterpret_tensor" for c in calls) - folded,
-            "allocs": sum(name(c) == "empty_strided_cpu" for c in calls)}
+            "allocs": sum(name(c) == "empty_strided_cpu" for c in calls),
+            "aligns": sum(name(c) == "assert_alignment" for c in calls)}
 
 
 def _kinds() -> dict[int, tuple[int, int]]:
@@ -774,7 +777,7 @@ def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     # (no grad needed, no autocast, no mode)
     assert sum(aten_shim.static_ops().values()) - static_before == written["aten"]
     summary = program.summary()
-    native = written["aten"] + written["allocs"] + written["views"]
+    native = written["aten"] + written["allocs"] + written["views"] + written["aligns"]
     assert written["aten"] > 0 and written["allocs"] > 0 and summary["native"] == native
     # every reinterpret_tensor written as an argument of one of them is made by the shim
     assert summary.get("native_view", 0) == written["folded"]
@@ -784,6 +787,7 @@ def test_native_ops_run_in_cpp_and_match_python_call(aten_shim, name):
     assert sum(declined for _, declined in counts.values()) == 0
     assert counts.get(ALLOC_CPU, (0, 0)) == (written["allocs"], 0)
     assert counts.get(VIEW, (0, 0)) == (written["views"], 0)
+    assert counts.get(ALIGN, (0, 0)) == (written["aligns"], 0)
 
 
 def test_native_ops_off_run_the_python_callables(aten_shim):
@@ -792,8 +796,9 @@ def test_native_ops_off_run_the_python_callables(aten_shim):
         program, expected, actual, counts = _run_both("inductor/gpt_block.py")
     finally:
         assert aten_shim.use(True) is True
-    # 10 ATen calls, 9 empty_strided_cpu, 8 named-buffer views (gpt_block.py's call)
-    assert program.summary()["native"] == 10 + 9 + 8
+    # 10 ATen calls, 9 empty_strided_cpu, 8 named-buffer views, 2 alignment asserts
+    # (gpt_block.py's call)
+    assert program.summary()["native"] == 10 + 9 + 8 + 2
     assert program.summary()["native_view"] == 22  # made by reinterpret_tensor at the call
     call_trace.assert_bit_equal(expected, actual)
     assert counts == {}
@@ -1158,9 +1163,10 @@ def test_cuda_allocation_without_cuda_torch_is_declined_to_torchs_error(aten_shi
 
 
 def test_the_kinds_this_file_names_are_the_planners():
-    """VIEW, ALLOC_CPU and ALLOC_CUDA above (every kind is checked against the shim's header,
-    csrc/core/program_format.h, by test_program_format)."""
+    """VIEW, ALLOC_CPU, ALLOC_CUDA and ALIGN above (every kind is checked against the
+    shim's header, csrc/core/program_format.h, by test_program_format)."""
     assert P.NATIVE_KINDS[VIEW].endswith("._reinterpret_tensor")
     assert P.NATIVE_KINDS[ALLOC_CPU].endswith("._empty_strided_cpu")
     assert P.NATIVE_KINDS[ALLOC_CUDA].endswith("._empty_strided_cuda")
+    assert P.NATIVE_KINDS[ALIGN].endswith(".assert_alignment")
     assert P.REINTERPRET_KIND == VIEW

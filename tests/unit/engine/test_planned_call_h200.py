@@ -27,10 +27,11 @@ GEMMS = ("extern_kernels.mm", "extern_kernels.addmm")
 
 
 def _calls_in_call(name: str) -> dict[str, int]:
-    """How often ``call()`` of the H200 wrapper calls each GEMM and reinterpret_tensor."""
+    """How often ``call()`` of the H200 wrapper calls each GEMM, reinterpret_tensor
+    and assert_alignment."""
     tree = ast.parse((h200_twin.H200 / f"{name}.py").read_text())
     call = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "call")
-    counts = dict.fromkeys((*GEMMS, "reinterpret_tensor"), 0)
+    counts = dict.fromkeys((*GEMMS, "reinterpret_tensor", "assert_alignment"), 0)
     for node in ast.walk(call):
         if isinstance(node, ast.Call) and ast.unparse(node.func) in counts:
             counts[ast.unparse(node.func)] += 1
@@ -49,8 +50,10 @@ def test_h200_wrapper_runs_as_its_python_call(name, tmp_path):
     counts = _calls_in_call(name)
     gemms = sum(counts[g] for g in GEMMS)
     assert gemms > 0 and counts["reinterpret_tensor"] > 0
-    # each GEMM and each view the GEMMs do not take folded is a native op, and all ran
-    assert summary["native"] == gemms + counts["reinterpret_tensor"] - summary["native_view"]
+    # each GEMM, each view the GEMMs do not take folded and each alignment assert is a
+    # native op, and all ran
+    assert summary["native"] == (gemms + counts["reinterpret_tensor"] - summary["native_view"]
+                                 + counts["assert_alignment"])
     assert f"native run equal: {summary['native']} ops ran in the ATen shim, 0 declined" in line
     # prepared ops on (the default): every GEMM on its CPU kernel directly; switched
     # off: the same ops through the dispatcher, outputs equal too

@@ -42,8 +42,8 @@ KIND_OF = {"extern_kernels.mm": 1, "extern_kernels.addmm": 2, "extern_kernels.bm
            "extern_kernels.convolution": 7,
            "torch.ops.aten._scaled_dot_product_flash_attention.default": 8,
            "torch.ops.aten._scaled_dot_product_cudnn_attention.default": 9,
-           "reinterpret_tensor": 10, "empty_strided": 13}
-VIEW, ALLOC = 10, 13
+           "reinterpret_tensor": 10, "empty_strided": 13, "assert_alignment": 14}
+VIEW, ALLOC, ALIGN = 10, 13, 14
 # What each wrapper's call() runs in the shim: {kind: (ran, declined)}. The
 # allocations are torch.empty_strided(..., device='npu', dtype=...), kind 13,
 # through ATen's dispatcher to the device's own allocating kernel.
@@ -54,7 +54,7 @@ EXPECTED = {
     "attention": {3: (2, 0), ALLOC: (4, 0)},
     "baddbmm": {4: (1, 0), ALLOC: (1, 0)},
     "conv": {7: (1, 0), ALLOC: (3, 0)},
-    "gpt_block": {2: (8, 0), 6: (2, 0), VIEW: (8, 0), ALLOC: (9, 0)},
+    "gpt_block": {2: (8, 0), 6: (2, 0), VIEW: (8, 0), ALLOC: (9, 0), ALIGN: (2, 0)},
 }
 # transformer.py's _transformer_encoder_layer_fwd is a composite of ops the
 # device does not register (it is no shim kind either).

@@ -65,6 +65,8 @@ NATIVE_KINDS = {
     # a device without its own allocator function (torch_npu's wrappers): Inductor's
     # make_allocation writes empty_strided(size, stride, device=..., dtype=...)
     13: "empty_strided",
+    # the alignment assert (passes in the shim; anything else raises in torch's own)
+    14: "_C._dynamo.guards.assert_alignment",
 }
 REINTERPRET_KIND = 10
 # The kinds whose tensor operands may be folded views (the ATen ops the shim
