@@ -847,7 +847,7 @@ PyObject* ReinterpretTensor(PyObject* const* args, size_t npos, PyObject* kwname
       torch::inductor::_reinterpret_tensor(THPVariable_Unpack(args[0]), size, stride, offset));
 }
 
-// torch._C._dynamo.guards.assert_alignment(tensor, alignment, op_name=None):
+// torch._C._dynamo.guards.assert_alignment(tensor, alignment[, op_name]):
 // METH_VARARGS; true when the tensor's storage offset in bytes is a multiple of
 // `alignment`, as torch's own test computes it. Only that passing case runs
 // here; a tensor it would refuse, an alignment of 0 or any other form declines,
