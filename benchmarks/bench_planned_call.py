@@ -42,6 +42,14 @@ gradients set to None; no optimizer step, so every step and variant sees the
 same weights): the forward and the backward graph are both planned calls, the
 backward's run on autograd's device thread; the check then compares the loss
 and every gradient, bit for bit.
+``--cpp-wrapper`` (inference) adds two variants to the turns: the same model
+compiled a second time in this process with ``cpp_wrapper=True`` (fastlaunch
+leaves cpp_wrapper's code alone), and fastlaunch switched off at run time
+(``fastlaunch.set_enabled(False)`` and every PlannedCall bypassed: the
+wrapper's Python ``call()`` and stock's ``run`` behind fastlaunch's router,
+one Python call per launch more than stock). Across processes the host's noise
+is as large as the difference between the planned call and cpp_wrapper;
+taking turns in one process removes the process from it.
 """
 
 from __future__ import annotations
@@ -173,7 +181,8 @@ def _block(fn, cycle: list[dict], calls: int) -> float:
 
 
 def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
-                  dynamic: bool = False, train: bool = False) -> dict:
+                  dynamic: bool = False, train: bool = False,
+                  cpp_wrapper: bool = False) -> dict:
     sys.path.insert(0, str(HERE))
     import bench_models
 
@@ -201,6 +210,15 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
         for step in cycle:
             compiled(**step)
     modules = _planned_modules()
+    runner: dict = {}  # variant -> its own compiled function, where not ``compiled``
+    if cpp_wrapper:
+        if train:
+            raise SystemExit("--cpp-wrapper measures inference: leave out --train")
+        runner["cpp_wrapper"] = torch.compile(
+            bench_models.forward_fn(name, model, "infer"), options={"cpp_wrapper": True}, **kwargs)
+        for _ in range(3):
+            for step in cycle:
+                runner["cpp_wrapper"](**step)
     if not modules:
         raise SystemExit("no planned call: run with FASTLAUNCH=1 "
                          "(and FASTLAUNCH_PLANNED_CALL unset)")
@@ -225,15 +243,20 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
         variants["planned call, no prepared ops"] = (False, True, False, False)
         variants["planned call, no native ops"] = (False, False, False, False)
 
+    if cpp_wrapper:  # neither is a planned call: bypass set, the tiers left as they are
+        variants["cpp_wrapper"] = (True, True, True, True)
+        variants["fastlaunch off"] = (True, True, True, True)
+
     def select(variant: str) -> None:
         off, ops, prepared, cublaslt = variants[variant]
+        fastlaunch.set_enabled(False if variant == "fastlaunch off" else None)
         set_bypass(off)
         aten_ops.use(ops and native)
         aten_ops.prepare(prepared, cublaslt=cublaslt)
 
-    def results(step: dict) -> list[torch.Tensor]:
+    def results(variant: str, step: dict) -> list[torch.Tensor]:
         """The step's output and, when training, every parameter's gradient."""
-        out = [compiled(**step).clone()]
+        out = [runner.get(variant, compiled)(**step).clone()]
         if train:
             out += [p.grad.clone() for p in model.parameters() if p.grad is not None]
         return out
@@ -241,7 +264,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
     outputs = {}
     for variant in variants:
         select(variant)
-        outputs[variant] = [t for step in cycle for t in results(step)]
+        outputs[variant] = [t for step in cycle for t in results(variant, step)]
     reference = outputs["planned launches only"]
     equal = {v: all(torch.equal(o, r) for o, r in zip(out, reference))
              for v, out in outputs.items()}
@@ -251,7 +274,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
     for r in range(rounds):
         for variant in order[r % len(order):] + order[:r % len(order)]:
             select(variant)
-            times[variant].append(_block(compiled, cycle, calls))
+            times[variant].append(_block(runner.get(variant, compiled), cycle, calls))
     stats = fastlaunch.stats()
     breakdowns, in_call = {}, {}
     for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
@@ -287,7 +310,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
 def main_model(options) -> int:
     print(f"native asserts: {tensor_geometry.status()}; aten ops: {aten_ops.status()}")
     result = measure_model(options.model, options.rounds, options.calls, options.save_dir,
-                           options.dynamic, options.train)
+                           options.dynamic, options.train, options.cpp_wrapper)
     result["meta"] = {"python": sys.version.split()[0], "torch": torch.__version__,
                       "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
                       "command": " ".join(sys.argv),
@@ -309,6 +332,8 @@ def main() -> int:
                         help="with --model: dynamic=True, a new sequence length every step")
     parser.add_argument("--train", action="store_true",
                         help="with --model: a training step (loss and backward), not inference")
+    parser.add_argument("--cpp-wrapper", action="store_true",
+                        help="with --model: cpp_wrapper and fastlaunch off take turns too")
     parser.add_argument("--save-dir", type=Path, default=None)
     options = parser.parse_args()
     if options.model is not None:
