@@ -190,7 +190,9 @@ VARIABLES = (
                                  "shims, task-queue shim, selfcheck's recorder and launchers)"),
     ("FASTLAUNCH_CACHE_DIR", "where run-time builds are kept (python -m fastlaunch cache lists "
                              "them); ~ is expanded, a relative path is taken from the working "
-                             "directory; default ~/.cache/fastlaunch (empty: the default)"),
+                             "directory; default $XDG_CACHE_HOME/fastlaunch, or "
+                             "~/.cache/fastlaunch where XDG_CACHE_HOME is unset or relative "
+                             "(empty: the default)"),
     ("FASTLAUNCH_WHEEL_CACHE", "where the tests download torch-npu / triton-ascend wheels and "
                                "selfcheck --backend fake-npu finds triton-ascend; default "
                                "<cache dir>/wheels"),
