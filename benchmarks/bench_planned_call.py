@@ -42,6 +42,9 @@ gradients set to None; no optimizer step, so every step and variant sees the
 same weights): the forward and the backward graph are both planned calls, the
 backward's run on autograd's device thread; the check then compares the loss
 and every gradient, bit for bit.
+Every variant also gets up to seven blocks with each compiled graph's call
+timed (``bench_models.CallClock``): ``inside_call_median_ms`` is the time
+per step inside the graphs' calls, the rest of the step is outside them.
 ``--cpp-wrapper`` (inference) adds two variants to the turns: the same model
 compiled a second time in this process with ``cpp_wrapper=True`` (fastlaunch
 leaves cpp_wrapper's code alone), and fastlaunch switched off at run time
@@ -276,6 +279,16 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             select(variant)
             times[variant].append(_block(runner.get(variant, compiled), cycle, calls))
     stats = fastlaunch.stats()
+    # Where each variant's step goes: blocks with every compiled graph's call
+    # timed (bench_models.CallClock), taking turns as above.
+    clock = bench_models.CallClock()
+    inside: dict[str, list[float]] = {v: [] for v in variants}
+    for r in range(min(rounds, 7)):
+        for variant in order[r % len(order):] + order[:r % len(order)]:
+            select(variant)
+            with clock:
+                _block(runner.get(variant, compiled), cycle, calls)
+            inside[variant].append(clock.ns / calls / 1e6)
     breakdowns, in_call = {}, {}
     for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
         select(variant)
@@ -301,6 +314,8 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             "bit_equal_to_planned_launches": equal, "tensors_compared": len(reference),
             "rounds": rounds, "calls": calls,
             "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
+            "inside_call_median_ms": {k: round(statistics.median(v), 4)
+                                      for k, v in inside.items()},
             "min_ms": {k: round(min(v), 4) for k, v in times.items()},
             "samples_ms": times, "stats_while_timing": stats,
             "programs": [pr.summary() for pr in programs], "profiled": in_call,
