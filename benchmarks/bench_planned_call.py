@@ -43,8 +43,10 @@ same weights): the forward and the backward graph are both planned calls, the
 backward's run on autograd's device thread; the check then compares the loss
 and every gradient, bit for bit.
 Every variant also gets up to seven blocks with each compiled graph's call
-timed (``bench_models.CallClock``): ``inside_call_median_ms`` is the time
-per step inside the graphs' calls, the rest of the step is outside them.
+timed (``bench_models.CallClock``), taking turns as the timed blocks do: per
+block the step, the time inside the graphs' calls and the rest (outside
+them), each per step (``attribution_samples``, medians in
+``attribution_median_ms``).
 ``--cpp-wrapper`` (inference) adds two variants to the turns: the same model
 compiled a second time in this process with ``cpp_wrapper=True`` (fastlaunch
 leaves cpp_wrapper's code alone), and fastlaunch switched off at run time
@@ -282,13 +284,15 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
     # Where each variant's step goes: blocks with every compiled graph's call
     # timed (bench_models.CallClock), taking turns as above.
     clock = bench_models.CallClock()
-    inside: dict[str, list[float]] = {v: [] for v in variants}
+    attributed: dict[str, list[dict]] = {v: [] for v in variants}
     for r in range(min(rounds, 7)):
         for variant in order[r % len(order):] + order[:r % len(order)]:
             select(variant)
             with clock:
-                _block(runner.get(variant, compiled), cycle, calls)
-            inside[variant].append(clock.ns / calls / 1e6)
+                step = _block(runner.get(variant, compiled), cycle, calls)
+            inside = clock.ns / calls / 1e6
+            attributed[variant].append({"step_ms": step, "inside_ms": inside,
+                                        "outside_ms": step - inside})
     breakdowns, in_call = {}, {}
     for variant in [v for v in variants if not variants[v][0]]:  # the planned ones
         select(variant)
@@ -314,8 +318,11 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             "bit_equal_to_planned_launches": equal, "tensors_compared": len(reference),
             "rounds": rounds, "calls": calls,
             "median_ms": {k: round(statistics.median(v), 4) for k, v in times.items()},
-            "inside_call_median_ms": {k: round(statistics.median(v), 4)
-                                      for k, v in inside.items()},
+            "attribution_median_ms": {
+                k: {part: round(statistics.median(b[part] for b in v), 4)
+                    for part in ("step_ms", "inside_ms", "outside_ms")}
+                for k, v in attributed.items()},
+            "attribution_samples": attributed,
             "min_ms": {k: round(min(v), 4) for k, v in times.items()},
             "samples_ms": times, "stats_while_timing": stats,
             "programs": [pr.summary() for pr in programs], "profiled": in_call,
@@ -330,7 +337,8 @@ def main_model(options) -> int:
                       "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
                       "command": " ".join(sys.argv),
                       "native_asserts": tensor_geometry.status(), "aten_ops": aten_ops.status()}
-    print(json.dumps({k: v for k, v in result.items() if k not in ("samples_ms",)}, indent=1))
+    samples = ("samples_ms", "attribution_samples")
+    print(json.dumps({k: v for k, v in result.items() if k not in samples}, indent=1))
     if options.out is not None:
         options.out.write_text(json.dumps(result, indent=1) + "\n")
     return 0
