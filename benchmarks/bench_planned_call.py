@@ -185,6 +185,14 @@ def _block(fn, cycle: list[dict], calls: int) -> float:
     return (time.perf_counter() - start) / calls * 1e3
 
 
+def _turns(variants: list[str], rounds: int):
+    """Each round's variants in the order they take their turns: the first one
+    rotates every round."""
+    for r in range(rounds):
+        k = r % len(variants)
+        yield variants[k:] + variants[:k]
+
+
 def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
                   dynamic: bool = False, train: bool = False,
                   cpp_wrapper: bool = False) -> dict:
@@ -252,6 +260,9 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
         variants["cpp_wrapper"] = (True, True, True, True)
         variants["fastlaunch off"] = (True, True, True, True)
 
+    def function_of(variant: str):
+        return runner.get(variant, compiled)
+
     def select(variant: str) -> None:
         off, ops, prepared, cublaslt = variants[variant]
         fastlaunch.set_enabled(False if variant == "fastlaunch off" else None)
@@ -261,7 +272,7 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
 
     def results(variant: str, step: dict) -> list[torch.Tensor]:
         """The step's output and, when training, every parameter's gradient."""
-        out = [runner.get(variant, compiled)(**step).clone()]
+        out = [function_of(variant)(**step).clone()]
         if train:
             out += [p.grad.clone() for p in model.parameters() if p.grad is not None]
         return out
@@ -275,21 +286,20 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
              for v, out in outputs.items()}
     fastlaunch.reset_stats()
     times: dict[str, list[float]] = {v: [] for v in variants}
-    order = list(variants)
-    for r in range(rounds):
-        for variant in order[r % len(order):] + order[:r % len(order)]:
+    for turn in _turns(list(variants), rounds):
+        for variant in turn:
             select(variant)
-            times[variant].append(_block(runner.get(variant, compiled), cycle, calls))
+            times[variant].append(_block(function_of(variant), cycle, calls))
     stats = fastlaunch.stats()
     # Where each variant's step goes: blocks with every compiled graph's call
     # timed (bench_models.CallClock), taking turns as above.
     clock = bench_models.CallClock()
     attributed: dict[str, list[dict]] = {v: [] for v in variants}
-    for r in range(min(rounds, 7)):
-        for variant in order[r % len(order):] + order[:r % len(order)]:
+    for turn in _turns(list(variants), min(rounds, 7)):
+        for variant in turn:
             select(variant)
             with clock:
-                step = _block(runner.get(variant, compiled), cycle, calls)
+                step = _block(function_of(variant), cycle, calls)
             inside = clock.ns / calls / 1e6
             attributed[variant].append({"step_ms": step, "inside_ms": inside,
                                         "outside_ms": step - inside})
