@@ -247,25 +247,26 @@ def measure_model(name: str, rounds: int, calls: int, save_dir: Path | None,
             p.bypass = on
 
     native = aten_ops.ensure()
-    # (bypass: planned launches only, native ops, prepared ops, cuBLASLt plans)
-    variants = {"planned call": (False, True, True, True),
-                "planned launches only": (True, True, True, True)}
+    # (bypass: planned launches only, native ops, prepared ops, cuBLASLt plans,
+    #  fastlaunch enabled as the environment says)
+    variants = {"planned call": (False, True, True, True, True),
+                "planned launches only": (True, True, True, True, True)}
     if native:
         if aten_ops.cublaslt()[0]:
-            variants["planned call, static GEMMs only"] = (False, True, True, False)
-        variants["planned call, no prepared ops"] = (False, True, False, False)
-        variants["planned call, no native ops"] = (False, False, False, False)
+            variants["planned call, static GEMMs only"] = (False, True, True, False, True)
+        variants["planned call, no prepared ops"] = (False, True, False, False, True)
+        variants["planned call, no native ops"] = (False, False, False, False, True)
 
     if cpp_wrapper:  # neither is a planned call: bypass set, the tiers left as they are
-        variants["cpp_wrapper"] = (True, True, True, True)
-        variants["fastlaunch off"] = (True, True, True, True)
+        variants["cpp_wrapper"] = (True, True, True, True, True)
+        variants["fastlaunch off"] = (True, True, True, True, False)
 
     def function_of(variant: str):
         return runner.get(variant, compiled)
 
     def select(variant: str) -> None:
-        off, ops, prepared, cublaslt = variants[variant]
-        fastlaunch.set_enabled(False if variant == "fastlaunch off" else None)
+        off, ops, prepared, cublaslt, enabled = variants[variant]
+        fastlaunch.set_enabled(None if enabled else False)
         set_bypass(off)
         aten_ops.use(ops and native)
         aten_ops.prepare(prepared, cublaslt=cublaslt)
