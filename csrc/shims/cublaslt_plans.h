@@ -14,8 +14,13 @@
 // its calls keep static dispatch.
 //
 // Forms it takes:
-//   - mm and bmm;
-//   - addmm with a 1-D bias, beta 1 and alpha 1 (the bias epilogue);
+//   - addmm with a 1-D bias, beta 1 and alpha 1 (the bias epilogue): ATen's
+//     own cuBLASLt path, whose descriptors ATen builds on every call;
+//   - mm and bmm where cuBLASLt is ATen's preferred BLAS backend (ATen then
+//     builds theirs per call too). On the default backend ATen calls cuBLAS
+//     for them, and a plan would only swap that call for a cuBLASLt call that
+//     measured slower per GEMM on the H200 (benchmarks/RESULTS.md, sixteenth
+//     session), with a kernel of its own choosing: they keep static dispatch;
 //   - in fp32 (TF32 on or off), with operands row- or column-major and no copies.
 // Not fp16 or bf16: their outputs round away the accumulator's low bits, so
 // two kernels that sum in different orders agree on most inputs and a check
@@ -77,12 +82,13 @@ enum Decline {
   kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
   kWorkspace,      // no workspace of ATen's on this handle and stream (FindWorkspace)
+  kCublas,         // mm or bmm on ATen's default backend: ATen calls cuBLAS, faster per call
   kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
     "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
     "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
-    "sm_carveout", "sync_debug", "large",         "workspace"};
+    "sm_carveout", "sync_debug", "large",         "workspace",    "cublas"};
 static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
 // The check copies the operands and two outputs: problems above this keep ATen's kernel.
@@ -238,6 +244,7 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
     bias_alignment = Alignment(call->bias_ptr);
   }
   auto& ctx = at::globalContext();
+  if (kind != kAddmm && ctx.blasPreferredBackend() != at::BlasBackend::Cublaslt) return kCublas;
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
   if (ctx._SMCarveout_EXPERIMENTAL().has_value()) return kSmCarveout;

@@ -4,6 +4,9 @@ on a real GPU.
 
 A GEMM the tier takes is planned at its problem's first call, and checked there
 bit for bit against ATen's own kernel. From then on it runs through the plan.
+The tier takes ``addmm`` with a bias, and ``mm`` and ``bmm`` where cuBLASLt is
+ATen's preferred BLAS backend (on the default backend ATen calls cuBLAS for them
+and they keep static dispatch: ``cublas``); tests that plan ``mm`` prefer it.
 Each test compares the planned call's bits with ATen's own call (``torch.mm(out=)``
 and so on) on identical inputs, and counts how each GEMM ran."""
 
@@ -47,6 +50,16 @@ def shim():
     built, _, _ = aten_ops.cublaslt()
     assert built, "the ATen shim was built without the cuBLASLt tier (CUDA headers not found)"
     return aten_ops
+
+
+@pytest.fixture
+def prefer_cublaslt():
+    """cuBLASLt as ATen's preferred BLAS backend for the test: where the tier takes
+    ``mm`` and ``bmm`` (ATen builds their cuBLASLt state per call then)."""
+    previous = torch.backends.cuda.preferred_blas_library()
+    torch.backends.cuda.preferred_blas_library("cublaslt")
+    yield
+    torch.backends.cuda.preferred_blas_library(previous)
 
 
 def _planned(tmp_path, op):
@@ -142,19 +155,23 @@ def _inputs(shapes, forms, dtype, seed):
     return inputs
 
 
+@pytest.mark.parametrize("backend", ["default", "cublaslt"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16],
                          ids=["fp32", "fp16", "bf16"])
 @pytest.mark.parametrize("tf32", [False, True], ids=["tf32_off", "tf32_on"])
-def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
+def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32, backend):
     """Every problem, three calls each with new inputs. The first plans and checks
     (ATen's kernel runs); the others run the plan, or ATen's kernel where the check
-    refused it (counted by reason). fp16 and bf16 keep ATen's kernel. Every result
-    is ATen's, bit for bit."""
+    refused it (counted by reason). fp16 and bf16 keep ATen's kernel, and so do
+    ``mm`` and ``bmm`` on ATen's default BLAS backend. Every result is ATen's, bit
+    for bit."""
     if tf32 and dtype != torch.float32:
         pytest.skip("TF32 applies to fp32 only")
     calls = {op: _planned(tmp_path, op) for op in _OPS}
     previous = torch.backends.cuda.matmul.allow_tf32
+    previous_backend = torch.backends.cuda.preferred_blas_library()
     torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cuda.preferred_blas_library(backend)
     aten_ops.reset_cublaslt()
     try:
         for op, shapes, forms in PROBLEMS:
@@ -170,17 +187,23 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32):
         planned, declined = cublaslt_counts(aten_ops)
     finally:
         torch.backends.cuda.matmul.allow_tf32 = previous
+        torch.backends.cuda.preferred_blas_library(previous_backend)
     assert planned + sum(declined.values()) == 3 * len(PROBLEMS)  # each GEMM counted once
     if dtype != torch.float32:  # the accumulator's bits are rounded away: no check can tell
         assert declined == {"reduced_precision": 3 * len(PROBLEMS)}
         return
-    # each problem planned and checked, but the broadcast batch (a form the tier leaves)
-    assert set(declined) <= {"first_call", "mismatch", "form"}, declined
-    assert declined.get("form", 0) == 3, declined
+    # each problem planned and checked, but the broadcast batch (a form the tier
+    # leaves) and, on the default backend, the other mm and bmm problems (cuBLAS's)
+    kept = {"form": 3}
+    if backend == "default":
+        kept["cublas"] = 3 * sum(op != "addmm" and "bexp" not in forms.values()
+                                 for op, _, forms in PROBLEMS)
+    assert set(declined) - set(kept) <= {"first_call", "mismatch"}, declined
+    assert {reason: declined.get(reason, 0) for reason in kept} == kept, declined
     assert planned > 0, declined  # the tier ran: a supported setup that plans nothing fails
 
 
-def test_planning_leaves_the_random_state(shim, tmp_path):
+def test_planning_leaves_the_random_state(shim, prefer_cublaslt, tmp_path):
     """The check draws its inputs from a private generator: torch's CPU and CUDA
     random states are the same after a problem was planned."""
     mm = _planned(tmp_path, "mm")
@@ -193,7 +216,7 @@ def test_planning_leaves_the_random_state(shim, tmp_path):
     assert torch.equal(torch.cuda.get_rng_state(), cuda)
 
 
-def test_deterministic_mode_keeps_atens_kernel(shim, tmp_path):
+def test_deterministic_mode_keeps_atens_kernel(shim, prefer_cublaslt, tmp_path):
     mm = _planned(tmp_path, "mm")
     a, b = _inputs([(16, 256), (256, 768)], {}, torch.float32, 0)
     aten_ops.reset_cublaslt()
@@ -206,7 +229,7 @@ def test_deterministic_mode_keeps_atens_kernel(shim, tmp_path):
     assert aten_ops.cublaslt()[1:] == ({}, {"deterministic": 2})
 
 
-def test_first_call_in_a_graph_capture_plans_nothing(shim, tmp_path):
+def test_first_call_in_a_graph_capture_plans_nothing(shim, prefer_cublaslt, tmp_path):
     """A problem first seen while a CUDA graph is captured cannot be checked (the
     check synchronizes): the call keeps ATen's kernel in the graph, and the replay
     gives ATen's bits."""
@@ -223,7 +246,7 @@ def test_first_call_in_a_graph_capture_plans_nothing(shim, tmp_path):
     assert torch.equal(_bits(out), _bits(expected))
 
 
-def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
+def test_a_planned_problem_runs_in_a_graph_capture(shim, prefer_cublaslt, tmp_path):
     """Once planned, the GEMM is captured through its plan (ATen's workspace, the
     capture's stream) and the replay gives ATen's bits."""
     mm = _planned(tmp_path, "mm")
@@ -246,7 +269,7 @@ def test_a_planned_problem_runs_in_a_graph_capture(shim, tmp_path):
 
 
 @pytest.mark.parametrize("setting", ["tunable", "sync_debug", "switch_off"])
-def test_settings_that_keep_atens_kernel(shim, tmp_path, setting):
+def test_settings_that_keep_atens_kernel(shim, prefer_cublaslt, tmp_path, setting):
     """TunableOp on, sync-debug mode (the check would synchronize) and
     ``prepare(True, cublaslt=False)``: the GEMM keeps static dispatch, ATen's bits,
     and no plan is made (the same problem plans once the setting is gone)."""
@@ -338,22 +361,20 @@ def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
 
 def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
     """A plan allocates nothing stock's own call of its op did not: it runs on
-    the workspace ATen's cuBLAS calls use on its handle and stream. With `mm`,
-    whose stock call never takes ATen's cuBLASLt path, that shows the plan does
-    not make ATen's cuBLASLt workspace (the training rows once peaked 1 MiB above
-    stock's that way); with `addmm` and a bias (ATen's own cuBLASLt path, where
-    plans pass their check on every GPU so far), that it allocates nothing more
-    than ATen's. Each problem on a fresh stream: no workspace exists for it yet,
-    whatever the tests before this one ran."""
+    the workspace ATen's cuBLAS calls use on its handle and stream, shown with
+    `addmm` and a bias (ATen's own cuBLASLt path, where plans pass their check on
+    every GPU so far). (On the default backend the tier leaves `mm` to cuBLAS, so
+    no plan can make ATen's cuBLASLt workspace where stock never does: the
+    training rows once peaked 1 MiB above stock's that way.) Each problem on a
+    fresh stream: no workspace exists for it yet, whatever the tests before this
+    one ran."""
     if _release() < (2, 10):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
-    # problems no other test plans (plans live as long as the process), `mm`s
-    # first; on the H200 none of the `mm`s of the first run planned (`mismatch`)
-    problems = [("mm", (56, 136, 72), {}), ("mm", (16, 768, 2304), {}),
-                ("mm", (768, 16, 2304), {0: "t"}), ("mm", (24, 320, 640), {}),
-                ("addmm", (16, 176, 352), {}), ("addmm", (24, 112, 416), {})]
-    planned_ops, declines = {op: _planned(tmp_path, op) for op in ("mm", "addmm")}, {}
+    # problems no other test plans (plans live as long as the process)
+    problems = [("addmm", (16, 176, 352), {}), ("addmm", (24, 112, 416), {}),
+                ("addmm", (768, 16, 2304), {0: "t"})]
+    planned_ops, declines = {op: _planned(tmp_path, op) for op in ("addmm",)}, {}
     for op, (rows, k, n), forms in problems:
         planned_op = planned_ops[op]
         a_shape = (k, rows) if forms.get(0) == "t" else (rows, k)
@@ -393,17 +414,17 @@ from helpers.gemm_oracle import cublaslt_counts
 path = pathlib.Path({wrapper!r})
 with config.override(enabled=True, strict=False):
     assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
-    mm = call_trace.plan_file(path, native=1)[1]
-    a, b = torch.randn(40, 88, device="cuda"), torch.randn(88, 24, device="cuda")
+    addmm = call_trace.plan_file(path, native=1)[1]
+    x, a, b = (torch.randn(24, device="cuda"), torch.randn(40, 88, device="cuda"),
+               torch.randn(88, 24, device="cuda"))
     out = torch.empty(40, 24, device="cuda")
     aten_ops.reset_cublaslt()
-    mm([a, b, out])
+    addmm([x, a, b, out])  # static dispatch: ATen's cuBLASLt path makes its workspace
     print("before", cublaslt_counts(aten_ops))
-    torch.addmm(torch.randn(24, device="cuda"), a, b)  # ATen's cuBLASLt path makes its workspace
-    mm([a, b, out])
+    addmm([x, a, b, out])
     print("after", cublaslt_counts(aten_ops))
     torch.cuda.synchronize()
-    assert torch.equal(out, torch.mm(a, b))
+    assert torch.equal(out, torch.addmm(x, a, b))
 """
 
 
@@ -411,9 +432,10 @@ def test_without_a_workspace_to_share_the_gemm_keeps_atens_kernel(tmp_path):
     """ATen's cuBLAS calls without a workspace (``CUBLAS_WORKSPACE_CONFIG=:0:0``),
     its cuBLASLt path on a workspace of its own (``CUBLASLT_WORKSPACE_SIZE=1024``
     KiB, ``TORCH_CUBLASLT_UNIFIED_WORKSPACE=0``) that no ATen call has made yet: a
-    plan would have to allocate memory stock does not, so the GEMM keeps ATen's
-    kernel (`workspace`), unplanned. Once ATen's own cuBLASLt path (``addmm`` with
-    a bias) has made its workspace, the problem is planned and checked on it."""
+    plan would have to allocate memory stock does not, so the first ``addmm`` with
+    a bias keeps ATen's kernel (`workspace`), unplanned; that call, ATen's own
+    cuBLASLt path, makes ATen's workspace, and the next call plans and checks the
+    problem on it."""
     import ast
     import os
     import pathlib
@@ -423,9 +445,9 @@ def test_without_a_workspace_to_share_the_gemm_keeps_atens_kernel(tmp_path):
     if _release() < (2, 10):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
-    wrapper = tmp_path / "mm.py"
-    names, extra = _OPS["mm"]
-    wrapper.write_text(_WRAPPER.format(names=names, op="mm", extra=extra))
+    wrapper = tmp_path / "addmm.py"
+    names, extra = _OPS["addmm"]
+    wrapper.write_text(_WRAPPER.format(names=names, op="addmm", extra=extra))
     tests = str(pathlib.Path(__file__).resolve().parents[1])
     env = dict(os.environ, CUBLAS_WORKSPACE_CONFIG=":0:0", CUBLASLT_WORKSPACE_SIZE="1024",
                TORCH_CUBLASLT_UNIFIED_WORKSPACE="0")

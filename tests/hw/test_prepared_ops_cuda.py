@@ -63,9 +63,11 @@ def _oracle(aten_shim, wrappers, case: Case, expect: int = 1):
     return G.compare(case, wrappers, lambda: _prepared_count(aten_shim), expect)
 
 
-# what the cuBLASLt tier takes (cublaslt_plans.h's Describe): fp32 mm, bmm and addmm
-# with a 1-D bias, beta 1 and alpha 1, operands without a copy or a broadcast batch,
-# out not transposed and its batches apart; not in deterministic mode
+# what the cuBLASLt tier takes (cublaslt_plans.h's Describe): fp32 addmm with a 1-D
+# bias, beta 1 and alpha 1, and mm and bmm where cuBLASLt is ATen's preferred backend
+# (on the default one ATen calls cuBLAS for them: `cublas`), operands without a copy
+# or a broadcast batch, out not transposed and its batches apart; not in
+# deterministic mode
 _TIER_FLAGS = ("fp32_tf32_off", "fp32_tf32_on", "fp32_prefer_cublaslt")
 _TIER_OPERANDS = ("contig", "t", "ld", "ld_t", "bstride", "bperm")
 _TIER_OUTS = ("contig", "ld", "bstride")
@@ -76,8 +78,10 @@ def _tier_takes(case: Case, flags: str) -> bool:
         return (layout.partition(":")[2] or "contig") if layout.startswith("off") else layout
 
     bias = case.bias == "1d" and case.beta == 1 and case.alpha == 1
-    return (flags in _TIER_FLAGS and case.op in ("mm", "bmm", "addmm")
-            and (case.op != "addmm" or bias) and case.special in ("", "nan_a")
+    return (flags in _TIER_FLAGS
+            and (bias if case.op == "addmm" else
+                 case.op in ("mm", "bmm") and flags == "fp32_prefer_cublaslt")
+            and case.special in ("", "nan_a")
             and form(case.a) in _TIER_OPERANDS and form(case.b) in _TIER_OPERANDS
             and form(case.out) in _TIER_OUTS)
 
