@@ -958,8 +958,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("set_prepared_ops", [](bool on, bool cublaslt) {
     g_prepared = on;
     g_cublaslt = cublaslt;
-  }, "ops through static dispatch where it is the same call, and CUDA GEMMs through checked "
-     "cuBLASLt plans (cublaslt), or through ATen's dispatcher (on=False)");
+  }, "ops through static dispatch where it is the same call, and the CUDA GEMMs the tier "
+     "takes through checked cuBLASLt plans (cublaslt), or through ATen's dispatcher (on=False)");
   m.def("reset_static_ops", []() {
     for (uint64_t& count : g_static_ops) count = 0;
   });

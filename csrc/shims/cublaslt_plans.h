@@ -15,12 +15,16 @@
 //
 // Forms it takes:
 //   - addmm with a 1-D bias, beta 1 and alpha 1 (the bias epilogue): ATen's
-//     own cuBLASLt path, whose descriptors ATen builds on every call;
+//     own cuBLASLt path, whose descriptors ATen builds on every call (unless
+//     DISABLE_ADDMM_CUDA_LT=1 turns that path off: then, on the default
+//     backend, it keeps static dispatch as mm does). The few forms ATen's
+//     addmm sends to cuBLAS instead (a size of 1, an out with a leading
+//     dimension; the rule differs by release) are planned too, under the
+//     same check;
 //   - mm and bmm where cuBLASLt is ATen's preferred BLAS backend (ATen then
-//     builds theirs per call too). On the default backend ATen calls cuBLAS
-//     for them, and a plan would only swap that call for a cuBLASLt call that
-//     measured slower per GEMM on the H200 (benchmarks/RESULTS.md, sixteenth
-//     session), with a kernel of its own choosing: they keep static dispatch;
+//     builds their cuBLASLt state per call too). On the default backend ATen
+//     calls cuBLAS for them, with no per-call state for a plan to save: they
+//     keep static dispatch, ATen's own kernel, with no check to pay for;
 //   - in fp32 (TF32 on or off), with operands row- or column-major and no copies.
 // Not fp16 or bf16: their outputs round away the accumulator's low bits, so
 // two kernels that sum in different orders agree on most inputs and a check
@@ -48,6 +52,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <memory>
@@ -82,7 +88,7 @@ enum Decline {
   kSyncDebug,      // torch.cuda.set_sync_debug_mode on: the check would synchronize
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
   kWorkspace,      // no workspace of ATen's on this handle and stream (FindWorkspace)
-  kCublas,         // mm or bmm on ATen's default backend: ATen calls cuBLAS, faster per call
+  kCublas,         // ATen's default backend calls cuBLAS here (mm, bmm; addmm without its Lt path)
   kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
@@ -200,6 +206,16 @@ inline bool Tf32(at::Context& ctx) {
 
 // The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
 // of the tier, or the reason it is not one.
+// DISABLE_ADDMM_CUDA_LT=1: ATen's addmm leaves its cuBLASLt path for cuBLAS.
+// Read once per process and only "1" counts, as ATen reads it.
+inline bool AddmmLtDisabled() {
+  static const bool disabled = [] {
+    const char* value = std::getenv("DISABLE_ADDMM_CUDA_LT");  // NOLINT(concurrency-mt-unsafe)
+    return value != nullptr && std::strcmp(value, "1") == 0;
+  }();
+  return disabled;
+}
+
 inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at::Tensor* x,
                                        const at::Tensor& a, const at::Tensor& b,
                                        const at::Scalar& beta, const at::Scalar& alpha,
@@ -244,10 +260,13 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
     bias_alignment = Alignment(call->bias_ptr);
   }
   auto& ctx = at::globalContext();
-  if (kind != kAddmm && ctx.blasPreferredBackend() != at::BlasBackend::Cublaslt) return kCublas;
   if (ctx.deterministicAlgorithms()) return kDeterministic;
   if (at::cuda::tunable::getTuningContext()->IsTunableOpEnabled()) return kTunable;
   if (ctx._SMCarveout_EXPERIMENTAL().has_value()) return kSmCarveout;
+  const at::BlasBackend backend = ctx.blasPreferredBackend();
+  if (backend != at::BlasBackend::Cublaslt && (kind != kAddmm || AddmmLtDisabled())) {
+    return kCublas;
+  }
   call->a_ptr = b.const_data_ptr();
   call->b_ptr = a.const_data_ptr();
   call->c_ptr = out.data_ptr();
@@ -274,7 +293,7 @@ inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at
   v[P::kAlignC] = Alignment(call->c_ptr);
   v[P::kAlignBias] = bias_alignment;
   v[P::kTf32] = Tf32(ctx);
-  v[P::kBackend] = static_cast<int64_t>(ctx.blasPreferredBackend());
+  v[P::kBackend] = static_cast<int64_t>(backend);
   v[P::kWorkspace] = static_cast<int64_t>(at::cuda::getCUDABlasLtWorkspaceSize());
   return std::nullopt;
 }

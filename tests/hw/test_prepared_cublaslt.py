@@ -20,7 +20,7 @@ if not torch.cuda.is_available():
 
 from fastlaunch.runtime import aten_ops  # noqa: E402
 from helpers import call_trace  # noqa: E402
-from helpers.gemm_oracle import cublaslt_counts  # noqa: E402
+from helpers.gemm_oracle import cublaslt_counts, global_flags  # noqa: E402
 
 pytestmark = pytest.mark.cuda
 
@@ -56,10 +56,8 @@ def shim():
 def prefer_cublaslt():
     """cuBLASLt as ATen's preferred BLAS backend for the test: where the tier takes
     ``mm`` and ``bmm`` (ATen builds their cuBLASLt state per call then)."""
-    previous = torch.backends.cuda.preferred_blas_library()
-    torch.backends.cuda.preferred_blas_library("cublaslt")
-    yield
-    torch.backends.cuda.preferred_blas_library(previous)
+    with global_flags(blas_library="cublaslt"):
+        yield
 
 
 def _planned(tmp_path, op):
@@ -168,12 +166,8 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32, backend):
     if tf32 and dtype != torch.float32:
         pytest.skip("TF32 applies to fp32 only")
     calls = {op: _planned(tmp_path, op) for op in _OPS}
-    previous = torch.backends.cuda.matmul.allow_tf32
-    previous_backend = torch.backends.cuda.preferred_blas_library()
-    torch.backends.cuda.matmul.allow_tf32 = tf32
-    torch.backends.cuda.preferred_blas_library(backend)
-    aten_ops.reset_cublaslt()
-    try:
+    with global_flags(cuda_tf32=tf32, blas_library=backend):
+        aten_ops.reset_cublaslt()
         for op, shapes, forms in PROBLEMS:
             for seed in range(3):
                 inputs = _inputs(shapes, forms, dtype, seed)
@@ -185,9 +179,6 @@ def test_planned_gemms_are_atens_bits(shim, tmp_path, dtype, tf32, backend):
                 assert actual is out
                 assert torch.equal(_bits(actual), _bits(expected)), (op, shapes, forms)
         planned, declined = cublaslt_counts(aten_ops)
-    finally:
-        torch.backends.cuda.matmul.allow_tf32 = previous
-        torch.backends.cuda.preferred_blas_library(previous_backend)
     assert planned + sum(declined.values()) == 3 * len(PROBLEMS)  # each GEMM counted once
     if dtype != torch.float32:  # the accumulator's bits are rounded away: no check can tell
         assert declined == {"reduced_precision": 3 * len(PROBLEMS)}
@@ -361,19 +352,21 @@ def test_two_threads_run_one_bias_plan_at_once(shim, tmp_path):
 
 def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
     """A plan allocates nothing stock's own call of its op did not: it runs on
-    the workspace ATen's cuBLAS calls use on its handle and stream, shown with
-    `addmm` and a bias (ATen's own cuBLASLt path, where plans pass their check on
-    every GPU so far). (On the default backend the tier leaves `mm` to cuBLAS, so
-    no plan can make ATen's cuBLASLt workspace where stock never does: the
-    training rows once peaked 1 MiB above stock's that way.) Each problem on a
-    fresh stream: no workspace exists for it yet, whatever the tests before this
-    one ran."""
+    the workspace ATen's cuBLAS calls use on its handle and stream. First with
+    `addmm` problems of one row, which ATen's `addmm` sends to cuBLAS: a plan
+    there must not make ATen's cuBLASLt workspace, which stock never makes (the
+    training rows once peaked 1 MiB above stock's that way, through `mm`); then,
+    should none of those plan on this GPU, with `addmm` on ATen's own cuBLASLt
+    path, where plans pass their check on every GPU so far: nothing more than
+    ATen's. Each problem on a fresh stream: no workspace exists for it yet,
+    whatever the tests before this one ran."""
     if _release() < (2, 10):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
-    # problems no other test plans (plans live as long as the process)
-    problems = [("addmm", (16, 176, 352), {}), ("addmm", (24, 112, 416), {}),
-                ("addmm", (768, 16, 2304), {0: "t"})]
+    # problems no other test plans (plans live as long as the process), cuBLAS's first
+    problems = [("addmm", (1, 176, 352), {}), ("addmm", (1, 112, 416), {}),
+                ("addmm", (1, 768, 2304), {}), ("addmm", (16, 176, 352), {}),
+                ("addmm", (24, 112, 416), {}), ("addmm", (768, 16, 2304), {0: "t"})]
     planned_ops, declines = {op: _planned(tmp_path, op) for op in ("addmm",)}, {}
     for op, (rows, k, n), forms in problems:
         planned_op = planned_ops[op]

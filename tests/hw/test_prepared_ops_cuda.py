@@ -73,17 +73,32 @@ _TIER_OPERANDS = ("contig", "t", "ld", "ld_t", "bstride", "bperm")
 _TIER_OUTS = ("contig", "ld", "bstride")
 
 
-def _tier_takes(case: Case, flags: str) -> bool:
+def _tier_form(case: Case, flags: str) -> bool:
+    """A form the tier describes, whatever the backend."""
     def form(layout: str) -> str:
         return (layout.partition(":")[2] or "contig") if layout.startswith("off") else layout
 
     bias = case.bias == "1d" and case.beta == 1 and case.alpha == 1
-    return (flags in _TIER_FLAGS
-            and (bias if case.op == "addmm" else
-                 case.op in ("mm", "bmm") and flags == "fp32_prefer_cublaslt")
-            and case.special in ("", "nan_a")
+    return (flags in _TIER_FLAGS and case.op in ("mm", "bmm", "addmm")
+            and (case.op != "addmm" or bias) and case.special in ("", "nan_a")
             and form(case.a) in _TIER_OPERANDS and form(case.b) in _TIER_OPERANDS
             and form(case.out) in _TIER_OUTS)
+
+
+def _tier_takes(case: Case, flags: str) -> bool:
+    return _tier_form(case, flags) and (case.op == "addmm" or flags == "fp32_prefer_cublaslt")
+
+
+def _oracle_kept_on_cublas(aten_shim, wrappers, case: Case):
+    """The oracle of an ``mm`` or ``bmm`` of the tier's form on ATen's default
+    backend: static dispatch, declined as ``cublas`` on every call, no plan made."""
+    planned, declined = G.cublaslt_counts(aten_shim)
+    outcomes = _oracle(aten_shim, wrappers, case)
+    planned_after, declined_after = G.cublaslt_counts(aten_shim)
+    new = {reason: count - declined.get(reason, 0) for reason, count in declined_after.items()
+           if count != declined.get(reason, 0)}
+    assert (planned_after - planned, new) == (0, {"cublas": 1}), (case, new)
+    return outcomes
 
 
 def _oracle_through_a_plan(aten_shim, wrappers, case: Case):
@@ -172,6 +187,8 @@ def test_oracle(aten_shim, wrappers, op, layout, kw, flags, seed):
     with G.global_flags(**global_flags):
         if _tier_takes(case, flags):
             outcomes = _oracle_through_a_plan(aten_shim, wrappers, case)
+        elif _tier_form(case, flags):
+            outcomes = _oracle_kept_on_cublas(aten_shim, wrappers, case)
         else:
             outcomes = _oracle(aten_shim, wrappers, case)
     error = outcomes["aten"].error

@@ -37,8 +37,8 @@ def _activate(module: object) -> None:
 
 def prepare(on: bool, *, cublaslt: bool | None = None) -> None:
     """Run the ops the shim takes (GEMMs, attention, convolution) on their kernel
-    directly where that is the same call, and CUDA GEMMs through checked cuBLASLt
-    plans (True, ``FASTLAUNCH_PREPARED_OPS``' default), or through ATen's dispatcher
+    directly where that is the same call, and the CUDA GEMMs the cuBLASLt tier takes
+    through checked plans (True, ``FASTLAUNCH_PREPARED_OPS``' default), or through ATen's dispatcher
     (False), for A/B measurements; ``cublaslt=False`` keeps static dispatch without
     the plans. Nothing until the shim is loaded."""
     _check_switch(on)
