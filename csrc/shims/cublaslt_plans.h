@@ -204,8 +204,6 @@ inline bool Tf32(at::Context& ctx) {
 #endif
 }
 
-// The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
-// of the tier, or the reason it is not one.
 // DISABLE_ADDMM_CUDA_LT=1: ATen's addmm leaves its cuBLASLt path for cuBLAS.
 // Read once per process and only "1" counts, as ATen reads it.
 inline bool AddmmLtDisabled() {
@@ -216,6 +214,8 @@ inline bool AddmmLtDisabled() {
   return disabled;
 }
 
+// The GEMM `kind` (program_format's kMm, kAddmm, kBmm, kBaddbmm) as a problem
+// of the tier, or the reason it is not one.
 inline std::optional<Decline> Describe(int kind, const at::Tensor& out, const at::Tensor* x,
                                        const at::Tensor& a, const at::Tensor& b,
                                        const at::Scalar& beta, const at::Scalar& alpha,

@@ -364,34 +364,31 @@ def test_plans_run_on_atens_cublas_workspace(shim, tmp_path):
         pytest.skip(f"torch {torch.__version__}: plans run on ATen's cuBLASLt workspace "
                     "(its workspace maps have no lock before 2.10)")
     # problems no other test plans (plans live as long as the process), cuBLAS's first
-    problems = [("addmm", (1, 176, 352), {}), ("addmm", (1, 112, 416), {}),
-                ("addmm", (1, 768, 2304), {}), ("addmm", (16, 176, 352), {}),
-                ("addmm", (24, 112, 416), {}), ("addmm", (768, 16, 2304), {0: "t"})]
-    planned_ops, declines = {op: _planned(tmp_path, op) for op in ("addmm",)}, {}
-    for op, (rows, k, n), forms in problems:
-        planned_op = planned_ops[op]
+    problems = [((1, 176, 352), {}), ((1, 112, 416), {}), ((1, 768, 2304), {}),
+                ((16, 176, 352), {}), ((24, 112, 416), {}), ((768, 16, 2304), {0: "t"})]
+    addmm, declines = _planned(tmp_path, "addmm"), {}
+    for (rows, k, n), forms in problems:
         a_shape = (k, rows) if forms.get(0) == "t" else (rows, k)
-        inputs = _inputs([a_shape, (k, n)], forms, torch.float32, 13)
-        if op == "addmm":
-            inputs = [torch.randn(n, device="cuda"), *inputs]
+        inputs = [torch.randn(n, device="cuda"),
+                  *_inputs([a_shape, (k, n)], forms, torch.float32, 13)]
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
             outs = [torch.empty(rows, n, device="cuda") for _ in range(2)]
-            expected = _aten(op, inputs, torch.empty(rows, n, device="cuda"))  # stock's call
+            expected = _aten("addmm", inputs, torch.empty(rows, n, device="cuda"))  # stock's
             torch.cuda.synchronize()
             before = torch.cuda.memory_allocated()
             aten_ops.reset_cublaslt()
-            planned_op([*inputs, outs[0]])  # planned and checked (its temporaries are freed)
-            planned_op([*inputs, outs[1]])
+            addmm([*inputs, outs[0]])  # planned and checked (its temporaries are freed)
+            addmm([*inputs, outs[1]])
             torch.cuda.synchronize()
             allocated = torch.cuda.memory_allocated()
-        planned, declines[op, rows, k, n] = cublaslt_counts(aten_ops)
+        planned, declines[rows, k, n] = cublaslt_counts(aten_ops)
         if planned == 1:
             break
     else:
         pytest.skip(f"no plan passed its check on this GPU: {declines}")
-    assert allocated == before, (op, rows, k, n)
+    assert allocated == before, (rows, k, n)
     assert torch.equal(_bits(outs[1]), _bits(expected))
 
 

@@ -89,15 +89,23 @@ def _tier_takes(case: Case, flags: str) -> bool:
     return _tier_form(case, flags) and (case.op == "addmm" or flags == "fp32_prefer_cublaslt")
 
 
-def _oracle_kept_on_cublas(aten_shim, wrappers, case: Case):
-    """The oracle of an ``mm`` or ``bmm`` of the tier's form on ATen's default
-    backend: static dispatch, declined as ``cublas`` on every call, no plan made."""
+def _tier_counts_over(aten_shim, run):
+    """``run()``'s result, the GEMMs it ran through plans and, per reason, those
+    the tier declined while it ran."""
     planned, declined = G.cublaslt_counts(aten_shim)
-    outcomes = _oracle(aten_shim, wrappers, case)
+    result = run()
     planned_after, declined_after = G.cublaslt_counts(aten_shim)
     new = {reason: count - declined.get(reason, 0) for reason, count in declined_after.items()
            if count != declined.get(reason, 0)}
-    assert (planned_after - planned, new) == (0, {"cublas": 1}), (case, new)
+    return result, planned_after - planned, new
+
+
+def _oracle_kept_on_cublas(aten_shim, wrappers, case: Case):
+    """The oracle of an ``mm`` or ``bmm`` of the tier's form on ATen's default
+    backend: static dispatch, declined as ``cublas`` on every call, no plan made."""
+    outcomes, planned, new = _tier_counts_over(aten_shim,
+                                               lambda: _oracle(aten_shim, wrappers, case))
+    assert (planned, new) == (0, {"cublas": 1}), (case, new)
     return outcomes
 
 
@@ -107,12 +115,9 @@ def _oracle_through_a_plan(aten_shim, wrappers, case: Case):
     the check found the plan's bits differ (``mismatch``); never neither."""
     operands, out, _ = G.make_inputs(case)
     wrappers(case)[1]([*operands, out])  # plans and checks the problem, or runs its plan
-    planned, declined = G.cublaslt_counts(aten_shim)
-    outcomes = _oracle(aten_shim, wrappers, case)
-    planned_after, declined_after = G.cublaslt_counts(aten_shim)
-    new = {reason: count - declined.get(reason, 0) for reason, count in declined_after.items()
-           if count != declined.get(reason, 0)}
-    assert (planned_after - planned, new) in ((1, {}), (0, {"mismatch": 1})), (case, new)
+    outcomes, planned, new = _tier_counts_over(aten_shim,
+                                               lambda: _oracle(aten_shim, wrappers, case))
+    assert (planned, new) in ((1, {}), (0, {"mismatch": 1})), (case, new)
     return outcomes
 
 
