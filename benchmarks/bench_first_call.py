@@ -9,7 +9,7 @@ compile sample per variant shares the CPUs with five others). Each process
 builds the model, compiles it and times its first call (compile included),
 its second call and the median of ``--steps`` more (each synchronised; the
 first includes building the model, as the zoo's compile time does). The
-fastlaunch processes load the ATen shim before the clock starts (installed
+planned call's processes load the ATen shim before the clock starts (installed
 with fastlaunch, or built then), so a shim build is never timed.
 ``--cold``: every process gets new, empty Inductor, Triton and fastlaunch
 cache folders, as the first process on a fresh machine; otherwise each
@@ -69,7 +69,8 @@ def child(model_name: str, task: str, tier: bool, steps: int) -> dict:
     from fastlaunch import config
     from fastlaunch.runtime import aten_ops
 
-    if config.get().enabled:
+    settings = config.get()
+    if settings.enabled and settings.planned_call:  # the shim serves the planned call only
         assert aten_ops.ensure(build=True, wait=True), aten_ops.status()
         if not tier:
             aten_ops.prepare(True, cublaslt=False)
