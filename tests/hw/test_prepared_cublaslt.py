@@ -207,6 +207,16 @@ def test_planning_leaves_the_random_state(shim, prefer_cublaslt, tmp_path):
     assert torch.equal(torch.cuda.get_rng_state(), cuda)
 
 
+def test_the_devices_kernels_keep_subnormals():
+    """The check makes its edge inputs on the GEMM's device, multiplying samples
+    into fp32's subnormal range: a device whose kernels flushed them to zero
+    would leave the check comparing zeros where it means subnormals."""
+    generator = torch.Generator("cuda").manual_seed(0)
+    values = torch.randn(4096, device="cuda", generator=generator) * 2.0**-130
+    subnormal = (values != 0) & (values.abs() < torch.finfo(torch.float32).tiny)
+    assert subnormal.sum().item() > 4000
+
+
 def test_deterministic_mode_keeps_atens_kernel(shim, prefer_cublaslt, tmp_path):
     mm = _planned(tmp_path, "mm")
     a, b = _inputs([(16, 256), (256, 768)], {}, torch.float32, 0)
