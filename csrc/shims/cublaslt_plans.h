@@ -521,10 +521,11 @@ enum class Inputs { kNormal, kWide, kEdges };
 
 // A tensor of `like`'s sizes and strides whose data pointer has `alignment`
 // (as Alignment reads it), filled from `generator` as `inputs` says. Made on
-// `like`'s device: filling the operands on the host and copying them over cost
-// tens of milliseconds per problem on a model's shapes (vit_tiny's training
-// step), all of it at the problem's first call. ATen's CUDA kernels keep
-// subnormals (it builds them without flush-to-zero), so the edge samples do.
+// `like`'s device: filled on the host and copied over, a model's larger
+// problems took tens of milliseconds each (three input sets of five tensors,
+// each filled by one thread), all of it at the problem's first call. The
+// edge samples keep their subnormals there as long as the device's kernels
+// do (tests/hw checks it).
 inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator,
                          Inputs inputs) {
   // the caching allocator's blocks are 512-byte aligned: an offset of
