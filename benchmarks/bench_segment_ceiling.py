@@ -40,8 +40,11 @@ WRAPPER = ROOT / "tests" / "data" / "wrappers" / "h200" / "gpt2_12.py"
 # A view written inside one of them is folded: the shim makes it in C++ today.
 GIL_RELEASING = re.compile(r"extern_kernels\.(?:mm|addmm|bmm|baddbmm|convolution)\("
                            r"|(?<!')torch\.ops\.aten\._scaled_dot_product_\w+\.default\(")
-SDPA = re.compile(r"(?<!')torch\.ops\.aten\._scaled_dot_product_\w+\.default\(")
-SDPA_OUTPUTS = 4  # each variant returns a tuple of four tensors, each a Python tensor today
+SDPA = re.compile(r"(?<!')torch\.ops\.aten\._scaled_dot_product_(\w+)\.default\(")
+# The Python tensors the shim makes of each SDPA variant's outputs today
+# (csrc/shims/aten_ops.cpp): a segment would keep them in C++.
+SDPA_OUTPUTS = {"efficient_attention": 4, "flash_attention": 7, "cudnn_attention": 7,
+                "flash_attention_for_cpu": 2}
 ALLOCATION = re.compile(r"empty_strided_\w+\((\([^()]*\)), (\([^()]*\)),")
 VIEW = re.compile(r"reinterpret_tensor\(\w+, (\([^()]*\)), (\([^()]*\)),")
 
@@ -64,28 +67,44 @@ def call_body(text: str) -> list[str]:
 
 
 def read_wrapper(path: Path) -> dict:
-    """Per call of the wrapper: how many of each op, and the shapes it allocates and views."""
+    """Per call of the wrapper: how many of each op, and the shapes it allocates and views
+    (those with symbolic sizes are counted but not timed: a dynamic wrapper's)."""
     body = call_body(path.read_text())
+    releasing = [line for line in body if GIL_RELEASING.search(line)]
+    # a view in the return escapes: a segment would make its Python tensor too
+    unfolded = [line for line in body if not GIL_RELEASING.search(line)
+                and not line.lstrip().startswith("return")]
+    symbolic = 0
 
     def shapes(pattern, lines):
-        return [(list(ast.literal_eval(s)), list(ast.literal_eval(t)))
-                for line in lines for s, t in pattern.findall(line)]
+        nonlocal symbolic
+        found = []
+        for size, stride in (match for line in lines for match in pattern.findall(line)):
+            try:
+                found.append((list(ast.literal_eval(size)), list(ast.literal_eval(stride))))
+            except (ValueError, SyntaxError):
+                symbolic += 1
+        return found
 
-    releasing = [line for line in body if GIL_RELEASING.search(line)]
-    others = [line for line in body if line not in releasing]
-    allocations, views = shapes(ALLOCATION, body), shapes(VIEW, others)
-    counts = {"allocations": len(allocations), "unfolded_views": len(views),
-              "folded_views": len(shapes(VIEW, releasing)),
-              "sdpa_outputs": SDPA_OUTPUTS * sum(len(SDPA.findall(line)) for line in body),
+    allocations, views = shapes(ALLOCATION, body), shapes(VIEW, unfolded)
+    counts = {"allocations": sum(len(ALLOCATION.findall(line)) for line in body),
+              "unfolded_views": sum(len(VIEW.findall(line)) for line in unfolded),
+              "folded_views": sum(len(VIEW.findall(line)) for line in releasing),
+              "sdpa_outputs": sum(SDPA_OUTPUTS.get(variant, 0)
+                                  for line in body for variant in SDPA.findall(line)),
               "launches": sum(line.count("stream=stream") for line in body),
-              "gil_releasing_calls": sum(len(GIL_RELEASING.findall(line)) for line in releasing)}
-    if not allocations or not views:
-        raise SystemExit(f"--wrapper: {path} has no allocation or no unfolded view in call(); "
-                         "expected an Inductor wrapper")
-    return {"counts": counts, "allocations": allocations, "views": views}
+              "gil_releasing_calls": sum(len(GIL_RELEASING.findall(line)) for line in releasing),
+              "symbolic_shapes_not_timed": symbolic}
+    if not allocations:
+        raise SystemExit(f"--wrapper: {path}'s call() has no allocation with constant sizes "
+                         "(a dynamic wrapper's are symbols); expected a static Inductor wrapper")
+    # the view pair also prices SDPA's outputs: without unfolded views, views of the
+    # allocations' own shapes
+    return {"counts": counts, "allocations": allocations, "views": views or allocations}
 
 
 def build(folder: Path, cuda: bool):
+    """The C++ rungs, built by torch's extension builder (with CUDA's allocator if asked)."""
     folder.mkdir(parents=True, exist_ok=True)
     return cpp_extension.load(name="fastlaunch_segment_ceiling", sources=[str(SOURCE)],
                               build_directory=str(folder), with_cuda=cuda,
@@ -94,6 +113,9 @@ def build(folder: Path, cuda: bool):
 
 
 def rungs(ext, wrapper: dict, cuda: bool) -> dict:
+    """Each rung: n -> ns for n calls. The views are of one base large enough for all of
+    them; the launch tuple has the wrapper's first launch's arguments (six tensors, two
+    sizes)."""
     allocations, views = wrapper["allocations"], wrapper["views"]
     need = max(sum(s * st for s, st in zip(size, stride)) for size, stride in views) + 1
     base = torch.empty(need, device="cuda" if cuda else "cpu")
@@ -107,6 +129,7 @@ def rungs(ext, wrapper: dict, cuda: bool) -> dict:
 
 
 def measure(table: dict, rounds: int, calls: int) -> dict:
+    """Medians over rounds, the rungs taking turns (the first rung rotating) after a warm-up."""
     for fn in table.values():  # warm-up: the allocator's blocks
         fn(calls)
     names = list(table)
@@ -119,6 +142,8 @@ def measure(table: dict, rounds: int, calls: int) -> dict:
 
 
 def ceiling(us: dict, counts: dict) -> dict:
+    """µs per call a segment would save. SDPA's outputs are priced with the view pair: the
+    Python tensor's making and freeing cost the same whatever the tensor is."""
     def saved(wrapped, native):
         return us[wrapped]["median_us"] - us[native]["median_us"]
 
@@ -149,9 +174,10 @@ def main() -> int:
     ext = build(options.build_dir, cuda)
     us = measure(rungs(ext, wrapper, cuda), options.rounds, options.calls)
     per_step = ceiling(us, wrapper["counts"])
-    result = {"device": torch.cuda.get_device_name() if cuda else platform.processor() or "cpu",
+    result = {"device": torch.cuda.get_device_name() if cuda else "cpu",
+              "host": platform.processor() or platform.machine(),
               "torch": torch.__version__, "python": platform.python_version(),
-              "wrapper": str(options.wrapper), "rounds": options.rounds, "calls": options.calls,
+              "wrapper": options.wrapper.name, "rounds": options.rounds, "calls": options.calls,
               "counts_per_call": wrapper["counts"], "us_per_op": us,
               "ceiling_us_per_call": per_step}
     for name, row in us.items():

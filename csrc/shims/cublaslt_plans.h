@@ -97,7 +97,8 @@ constexpr const char* kDeclineNames[] = {
     "sm_carveout", "sync_debug", "large",         "workspace",    "cublas"};
 static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
-// The check copies the operands and two outputs: problems above this keep ATen's kernel.
+// The check's samples take the operands' and two outputs' size on the device,
+// several times over while they are made: problems above this keep ATen's kernel.
 constexpr int64_t kMaxCheckedBytes = int64_t{64} << 20;
 
 // An operand as cuBLASLt stores it (column-major): rows, cols, leading
@@ -523,9 +524,11 @@ enum class Inputs { kNormal, kWide, kEdges };
 // (as Alignment reads it), filled from `generator` as `inputs` says. Made on
 // `like`'s device: filled on the host and copied over, a model's larger
 // problems took tens of milliseconds each (three input sets of five tensors,
-// each filled by one thread), all of it at the problem's first call. The
-// edge samples keep their subnormals there as long as the device's kernels
-// do (tests/hw checks it).
+// the random draws on one thread), all of it at the problem's first call.
+// While a sample is made its temporaries take up to about four times its size
+// on the device (the caching allocator keeps them for later allocations). The
+// edge samples keep their subnormals there as long as the device's kernels do
+// (tests/hw checks it).
 inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator,
                          Inputs inputs) {
   // the caching allocator's blocks are 512-byte aligned: an offset of
@@ -553,8 +556,8 @@ using Reference =
 
 // The plan of `call`'s problem, checked against `reference` on the three kinds
 // of Inputs of the call's geometry and alignment (a private generator on the
-// call's device: the user's random state is untouched). Touches none of the call's own tensors.
-// It synchronizes (the copies in, the comparison): the caller runs it outside
+// call's device: the user's random state is untouched). Touches none of the
+// call's own tensors. It synchronizes (each comparison): the caller runs it outside
 // any capture on this thread, and relaxes the capture mode so that another
 // thread's capture is neither refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,

@@ -208,9 +208,10 @@ def test_planning_leaves_the_random_state(shim, prefer_cublaslt, tmp_path):
 
 
 def test_the_devices_kernels_keep_subnormals():
-    """The check makes its edge inputs on the GEMM's device, multiplying samples
-    into fp32's subnormal range: a device whose kernels flushed them to zero
-    would leave the check comparing zeros where it means subnormals."""
+    """A check of the machine, not of the shim: the tier's check makes its edge
+    inputs on the GEMM's device, multiplying samples into fp32's subnormal range
+    with torch's kernel, and a device whose kernels flushed them to zero would
+    leave it comparing zeros where it means subnormals."""
     generator = torch.Generator("cuda").manual_seed(0)
     values = torch.randn(4096, device="cuda", generator=generator) * 2.0**-130
     subnormal = (values != 0) & (values.abs() < torch.finfo(torch.float32).tiny)

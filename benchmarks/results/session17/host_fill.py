@@ -37,5 +37,6 @@ for _ in range(7):
         for i, n in enumerate(SIZES):
             fill(n, kind if i < 3 else "normal")  # the outputs are normal samples
     times.append((time.perf_counter() - start) * 1000)
-print(f"host fill of one problem's samples: median {statistics.median(times):.1f} ms, "
-      f"min {min(times):.1f} ms ({sum(SIZES) * 3 / 1e6:.1f} M elements)")
+print(f"{torch.get_num_threads()} thread(s): host fill of one problem's samples: "
+      f"median {statistics.median(times):.1f} ms, min {min(times):.1f} ms "
+      f"({sum(SIZES) * 3 / 1e6:.1f} M elements)")
