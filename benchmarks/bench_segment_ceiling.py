@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The most native segments could save per step (issue 29): each op segments would
+"""What native segments could save per step (issue 29): each op segments would
 change, timed in C++ as the planned call runs it today and as a segment would,
-times how often a saved wrapper does it.
+times how often a saved wrapper does it. An estimate: hot loops run these ops
+cheaper than a step does, and the launches' entry checks, which a segment would
+take once, are not timed.
 
 What a segment removes (docs/design.md, "Next tier"): the Python tensor of every
 allocation and view that never escapes (made by ``THPVariable_Wrap``, freed at its
 ``del``), the GIL released and taken again around each GEMM, SDPA and convolution,
 and the argument tuple of each launch. What it keeps (the allocator, the view's
 own C++ cost, cuBLAS, the driver) is in both rungs of each pair, so the
-difference is the ceiling. The counts come from the saved wrapper
+difference is what a segment saves. The counts come from the saved wrapper
 (``--wrapper``, by default the 12-layer GPT-2 of tests/data/wrappers/h200), its
 allocation shapes are the problems cycled through; the views cycle through its
 ``reinterpret_tensor`` shapes on one base. Rungs take turns, one timed block at a
@@ -141,7 +143,7 @@ def measure(table: dict, rounds: int, calls: int) -> dict:
             for name, s in samples.items()}
 
 
-def ceiling(us: dict, counts: dict) -> dict:
+def saved_per_call(us: dict, counts: dict) -> dict:
     """µs per call a segment would save. SDPA's outputs are priced with the view pair: the
     Python tensor's making and freeing cost the same whatever the tensor is."""
     def saved(wrapped, native):
@@ -173,17 +175,17 @@ def main() -> int:
     wrapper = read_wrapper(options.wrapper)
     ext = build(options.build_dir, cuda)
     us = measure(rungs(ext, wrapper, cuda), options.rounds, options.calls)
-    per_step = ceiling(us, wrapper["counts"])
+    per_step = saved_per_call(us, wrapper["counts"])
     result = {"device": torch.cuda.get_device_name() if cuda else "cpu",
               "host": platform.processor() or platform.machine(),
               "torch": torch.__version__, "python": platform.python_version(),
               "wrapper": options.wrapper.name, "rounds": options.rounds, "calls": options.calls,
               "counts_per_call": wrapper["counts"], "us_per_op": us,
-              "ceiling_us_per_call": per_step}
+              "saved_us_per_call": per_step}
     for name, row in us.items():
         print(f"{name:14s} median {row['median_us']:6.3f} us  min {row['min_us']:6.3f} us")
     print("counts per call:", wrapper["counts"])
-    print("ceiling per call (us):", {k: round(v, 1) for k, v in per_step.items()})
+    print("saved per call (us):", {k: round(v, 1) for k, v in per_step.items()})
     if options.out:
         options.out.write_text(json.dumps(result, indent=2))
     return 0
