@@ -40,9 +40,9 @@ WRAPPER = ROOT / "tests" / "data" / "wrappers" / "h200" / "gpt2_12.py"
 # Calls the ATen shim makes with the GIL released (its WithoutGil): the GEMMs,
 # SDPA and convolution; allocations and views hold it, as guards' functions do.
 # A view written inside one of them is folded: the shim makes it in C++ today.
-GIL_RELEASING = re.compile(r"extern_kernels\.(?:mm|addmm|bmm|baddbmm|convolution)\("
-                           r"|(?<!')torch\.ops\.aten\._scaled_dot_product_\w+\.default\(")
 SDPA = re.compile(r"(?<!')torch\.ops\.aten\._scaled_dot_product_(\w+)\.default\(")
+GIL_RELEASING = re.compile(r"extern_kernels\.(?:mm|addmm|bmm|baddbmm|convolution)\(|"
+                           + SDPA.pattern)
 # The Python tensors the shim makes of each SDPA variant's outputs today
 # (csrc/shims/aten_ops.cpp): a segment would keep them in C++.
 SDPA_OUTPUTS = {"efficient_attention": 4, "flash_attention": 7, "cudnn_attention": 7,
@@ -68,35 +68,39 @@ def call_body(text: str) -> list[str]:
     return body
 
 
+def shapes(pattern: re.Pattern, lines: list[str]) -> tuple[list, int]:
+    """The constant (size, stride) pairs ``pattern`` finds in ``lines``, and how many it
+    found with symbolic sizes (a dynamic wrapper's)."""
+    found, symbolic = [], 0
+    for size, stride in (match for line in lines for match in pattern.findall(line)):
+        try:
+            found.append((list(ast.literal_eval(size)), list(ast.literal_eval(stride))))
+        except (ValueError, SyntaxError):
+            symbolic += 1
+    return found, symbolic
+
+
 def read_wrapper(path: Path) -> dict:
     """Per call of the wrapper: how many of each op, and the shapes it allocates and views
     (those with symbolic sizes are counted but not timed: a dynamic wrapper's)."""
     body = call_body(path.read_text())
-    releasing = [line for line in body if GIL_RELEASING.search(line)]
-    # a view in the return escapes: a segment would make its Python tensor too
-    unfolded = [line for line in body if not GIL_RELEASING.search(line)
-                and not line.lstrip().startswith("return")]
-    symbolic = 0
-
-    def shapes(pattern, lines):
-        nonlocal symbolic
-        found = []
-        for size, stride in (match for line in lines for match in pattern.findall(line)):
-            try:
-                found.append((list(ast.literal_eval(size)), list(ast.literal_eval(stride))))
-            except (ValueError, SyntaxError):
-                symbolic += 1
-        return found
-
-    allocations, views = shapes(ALLOCATION, body), shapes(VIEW, unfolded)
-    counts = {"allocations": sum(len(ALLOCATION.findall(line)) for line in body),
-              "unfolded_views": sum(len(VIEW.findall(line)) for line in unfolded),
+    releasing, unfolded = [], []
+    for line in body:
+        if GIL_RELEASING.search(line):
+            releasing.append(line)
+        elif not line.lstrip().startswith("return"):
+            # a view in the return escapes: a segment would make its Python tensor too
+            unfolded.append(line)
+    allocations, symbolic_allocations = shapes(ALLOCATION, body)
+    views, symbolic_views = shapes(VIEW, unfolded)
+    counts = {"allocations": len(allocations) + symbolic_allocations,
+              "unfolded_views": len(views) + symbolic_views,
               "folded_views": sum(len(VIEW.findall(line)) for line in releasing),
               "sdpa_outputs": sum(SDPA_OUTPUTS.get(variant, 0)
                                   for line in body for variant in SDPA.findall(line)),
               "launches": sum(line.count("stream=stream") for line in body),
               "gil_releasing_calls": sum(len(GIL_RELEASING.findall(line)) for line in releasing),
-              "symbolic_shapes_not_timed": symbolic}
+              "symbolic_shapes_not_timed": symbolic_allocations + symbolic_views}
     if not allocations:
         raise SystemExit(f"--wrapper: {path}'s call() has no allocation with constant sizes "
                          "(a dynamic wrapper's are symbols); expected a static Inductor wrapper")
