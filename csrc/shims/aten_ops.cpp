@@ -453,8 +453,6 @@ std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
       plan = WithoutGil([&] { return lt::MakePlan(call, out, x, a, b, reference); });
     } catch (const lt::NoWorkspace&) {
       return lt::kWorkspace;  // cleared meanwhile: not kept
-    } catch (const c10::OutOfMemoryError&) {
-      return lt::kError;  // not kept: a later call, with memory to spare, plans it
     } catch (const std::exception& err) {
       TORCH_WARN("fastlaunch: no cuBLASLt plan for the GEMM (", lt::Text(call.problem),
                  "): ", err.what(), "; it keeps ATen's kernel");

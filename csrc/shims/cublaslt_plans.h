@@ -41,7 +41,9 @@
 #include <ATen/cuda/CUDAContextLight.h>
 #include <ATen/cuda/CUDAGeneratorImpl.h>
 #include <ATen/cuda/tunable/Tunable.h>
+#include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAStream.h>
 #include <c10/util/env.h>
@@ -89,16 +91,19 @@ enum Decline {
   kLarge,          // operands over kMaxCheckedBytes: the check's copies would cost memory
   kWorkspace,      // no workspace of ATen's on this handle and stream (FindWorkspace)
   kCublas,         // ATen's default backend calls cuBLAS here (mm, bmm; addmm without its Lt path)
+  kMemory,         // no device memory free outside the caching allocator for the check
   kDeclineCount
 };
 constexpr const char* kDeclineNames[] = {
     "form",       "capture",  "deterministic", "tunable",      "no_algorithm",
     "mismatch",   "error",    "full",          "first_call",   "reduced_precision",
-    "sm_carveout", "sync_debug", "large",         "workspace",    "cublas"};
+    "sm_carveout", "sync_debug", "large",         "workspace",    "cublas",
+    "memory"};
 static_assert(std::size(kDeclineNames) == kDeclineCount, "a name per reason");
 constexpr size_t kMaxPlans = 1024;
 // The check's samples take the operands' and two outputs' size on the device,
-// several times over while they are made: problems above this keep ATen's kernel.
+// plus the largest again and a byte per element of it: problems above this
+// keep ATen's kernel.
 constexpr int64_t kMaxCheckedBytes = int64_t{64} << 20;
 
 // An operand as cuBLASLt stores it (column-major): rows, cols, leading
@@ -520,35 +525,114 @@ inline void Run(Plan& plan, const Call& call) {
 // subnormal and an eighth signed zeros (a kernel that flushes them shows).
 enum class Inputs { kNormal, kWide, kEdges };
 
-// A tensor of `like`'s sizes and strides whose data pointer has `alignment`
-// (as Alignment reads it), filled from `generator` as `inputs` says. Made on
-// `like`'s device: filled on the host and copied over, a model's larger
-// problems took tens of milliseconds each (three input sets of five tensors,
-// the random draws on one thread), all of it at the problem's first call.
-// While a sample is made its temporaries take up to about four times its size
-// on the device (the caching allocator keeps them for later allocations). The
-// edge samples keep their subnormals there as long as the device's kernels do
-// (tests/hw checks it).
-inline at::Tensor Sample(const at::Tensor& like, int64_t alignment, at::Generator& generator,
-                         Inputs inputs) {
-  // the caching allocator's blocks are 512-byte aligned: an offset of
-  // `alignment` bytes has exactly that alignment below 256
-  const int64_t offset = alignment >= 256 ? 0 : alignment / like.element_size();
-  const int64_t n = Extent(like) + offset;
-  const at::TensorOptions options = like.options();
-  at::Tensor values = at::randn({n}, generator, options);
-  if (inputs == Inputs::kWide) {
-    values.mul_(at::exp2(at::randint(-12, 13, {n}, generator, options)));
-  } else if (inputs == Inputs::kEdges) {
-    const at::Tensor pick = at::randint(0, 8, {n}, generator, options);
-    values = at::where(pick == 0, values * std::ldexp(1.0, -130), values);  // subnormal
-    values = at::where(pick == 1, values * 0.0, values);                    // +0 and -0
+// Device memory a check takes from CUDA itself, not from the caching
+// allocator, and gives back when the check ends: the allocator's statistics,
+// its peak and its cached blocks stay as stock leaves them, and a device
+// without the memory free declines the plan (kMemory) instead of running the
+// allocator's out-of-memory path (which empties its cache, calls the user's
+// observers and raises). Null where CUDA had no memory free.
+class CheckMemory {
+ public:
+  explicit CheckMemory(size_t bytes) {
+    const cudaError_t status = C10_CUDA_ERROR_HANDLED(cudaMalloc(&data_, bytes));
+    if (status == cudaErrorMemoryAllocation) {
+      C10_CUDA_CLEAR_ERROR();  // not sticky: no later check of torch's may read it
+      data_ = nullptr;
+      return;
+    }
+    C10_CUDA_CHECK(status);
   }
-  return values.as_strided(like.sizes(), like.strides(), offset);
+  ~CheckMemory() {
+    if (data_ != nullptr) C10_CUDA_CHECK_WARN(cudaFree(data_));
+  }
+  CheckMemory(const CheckMemory&) = delete;
+  CheckMemory& operator=(const CheckMemory&) = delete;
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+};
+
+// No device memory free for a check's samples.
+struct NoCheckMemory : std::runtime_error {
+  NoCheckMemory() : std::runtime_error("no device memory free for the check") {}
+};
+
+// `elements` of `options`' type in memory of their own (NoCheckMemory where
+// there is none), a 1-D tensor over it. Its data pointer is 256-byte aligned
+// (cudaMalloc's).
+struct Buffer {
+  Buffer(int64_t elements, const at::TensorOptions& options)
+      : memory(static_cast<size_t>(elements) * options.dtype().itemsize()) {
+    if (memory.data() == nullptr) throw NoCheckMemory();
+    values = at::from_blob(memory.data(), {elements}, options);
+  }
+  CheckMemory memory;
+  at::Tensor values;
+};
+
+// The offset, in elements, that gives a buffer's view a data pointer of
+// `alignment` (as Alignment reads it): the buffer's own 256-byte alignment,
+// moved by `alignment` bytes where that is below 256.
+inline int64_t AlignedOffset(const at::Tensor& like, int64_t alignment) {
+  return alignment >= 256 ? 0 : alignment / like.element_size();
+}
+
+// A tensor of `like`'s sizes and strides whose data pointer has `alignment`,
+// over a buffer of its own; refilled in place for each kind of Inputs.
+struct Sample {
+  Sample(const at::Tensor& like, int64_t alignment)
+      : offset(AlignedOffset(like, alignment)), buffer(Extent(like) + offset, like.options()),
+        view(buffer.values.as_strided(like.sizes(), like.strides(), offset)) {}
+  int64_t offset;
+  Buffer buffer;
+  at::Tensor view;
+};
+
+// Fills `sample` from `generator` as `inputs` says, on its device, in place:
+// `scratch` (at least as many elements, of its type) and `flags` (as many
+// bools) are the only other memory it writes. The draws are those of
+// at::randn and at::randint over the whole buffer. The edge inputs keep their
+// subnormals as long as the device's kernels do (tests/hw checks it).
+inline void Fill(Sample& sample, Inputs inputs, at::Generator& generator,
+                 const at::Tensor& scratch, const at::Tensor& flags) {
+  at::Tensor& values = sample.buffer.values;
+  const int64_t n = values.numel();
+  values.normal_(0, 1, generator);
+  if (inputs == Inputs::kNormal) return;
+  at::Tensor factor = scratch.narrow(0, 0, n);
+  if (inputs == Inputs::kWide) {
+    factor.random_(-12, 13, generator);
+    values.mul_(factor.exp2_());
+    return;
+  }
+  // 0 to 7 each; then the factor per draw: 0 makes a subnormal, 1 a signed zero
+  factor.random_(0, 8, generator);
+  factor.sub_(1).clamp_max_(1);  // -1, 0 or 1
+  at::Tensor subnormal = flags.narrow(0, 0, n);
+  at::eq_out(subnormal, factor, -1);
+  factor.masked_fill_(subnormal, std::ldexp(1.0, -130));
+  values.mul_(factor);
 }
 
 // `t`'s bits as integers (fp32): NaN and -0.0 compare exactly.
 inline at::Tensor Bits(const at::Tensor& t) { return t.view(at::kInt); }
+
+// Whether `x` and `y` hold the same bits, compared in `flags` (at least their
+// element count of bools) by halving in place: no other device memory.
+inline bool SameBits(const at::Tensor& x, const at::Tensor& y, const at::Tensor& flags) {
+  int64_t n = x.numel();
+  at::Tensor equal = flags.narrow(0, 0, n);
+  at::Tensor shaped = equal.view(x.sizes());
+  at::eq_out(shaped, Bits(x), Bits(y));
+  while (n > 1) {
+    const int64_t half = n / 2;  // the middle element of an odd count stays
+    at::Tensor head = equal.narrow(0, 0, half);
+    at::logical_and_out(head, head, equal.narrow(0, n - half, half));
+    n -= half;
+  }
+  return equal[0].item<bool>();
+}
 
 // ATen's own kernel for the problem: (out, bias or NULL, mat1, mat2).
 using Reference =
@@ -557,35 +641,56 @@ using Reference =
 // The plan of `call`'s problem, checked against `reference` on the three kinds
 // of Inputs of the call's geometry and alignment (a private generator on the
 // call's device: the user's random state is untouched). Touches none of the
-// call's own tensors. It synchronizes (each comparison): the caller runs it outside
-// any capture on this thread, and relaxes the capture mode so that another
-// thread's capture is neither refused nor invalidated by it.
+// call's own tensors, and none of the caching allocator's memory: the samples
+// take memory of their own, once for the three sets (kMemory where the device
+// has none free). It synchronizes (each comparison): the caller runs it
+// outside any capture on this thread, and relaxes the capture mode so that
+// another thread's capture is neither refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
                                       const at::Tensor& b, const Reference& reference) {
   c10::cuda::CUDAStreamCaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
+  const c10::cuda::CUDAGuard device(out.device());
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
+  if (plan->refused) return plan;
   using P = Problem;
   const auto& v = call.problem.v;
-  at::Generator generator = at::cuda::detail::createCUDAGenerator(out.device().index());
-  generator.set_current_seed(0x5eed);
-  for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
-    if (plan->refused) break;
-    at::Tensor sa = Sample(a, v[P::kAlignB], generator, inputs);
-    at::Tensor sb = Sample(b, v[P::kAlignA], generator, inputs);
-    std::optional<at::Tensor> sx;
-    if (x != nullptr && v[P::kBias] != 0) sx = Sample(*x, v[P::kAlignBias], generator, inputs);
-    at::Tensor expected = Sample(out, v[P::kAlignC], generator, Inputs::kNormal);
-    at::Tensor actual = Sample(out, v[P::kAlignC], generator, Inputs::kNormal);
-    reference(expected, sx ? &*sx : nullptr, sa, sb);
-    Call check = call;
-    check.a_ptr = sb.const_data_ptr();
-    check.b_ptr = sa.const_data_ptr();
-    check.bias_ptr = sx ? sx->const_data_ptr() : nullptr;
-    check.c_ptr = actual.data_ptr();
-    Run(*plan, check);
-    if (!at::equal(Bits(expected), Bits(actual))) plan->refused = kMismatch;
+  const bool bias = x != nullptr && v[P::kBias] != 0;
+  try {
+    Sample sa(a, v[P::kAlignB]), sb(b, v[P::kAlignA]);
+    std::optional<Sample> sx;
+    if (bias) sx.emplace(*x, v[P::kAlignBias]);
+    Sample expected(out, v[P::kAlignC]), actual(out, v[P::kAlignC]);
+    int64_t most = std::max({sa.buffer.values.numel(), sb.buffer.values.numel(),
+                             expected.buffer.values.numel()});
+    if (sx) most = std::max(most, sx->buffer.values.numel());
+    const Buffer scratch(most, out.options());
+    const Buffer flags(most, out.options().dtype(at::kBool));
+    at::Generator generator = at::cuda::detail::createCUDAGenerator(out.device().index());
+    generator.set_current_seed(0x5eed);
+    for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
+      Fill(sa, inputs, generator, scratch.values, flags.values);
+      Fill(sb, inputs, generator, scratch.values, flags.values);
+      if (sx) Fill(*sx, inputs, generator, scratch.values, flags.values);
+      Fill(expected, Inputs::kNormal, generator, scratch.values, flags.values);
+      Fill(actual, Inputs::kNormal, generator, scratch.values, flags.values);
+      reference(expected.view, sx ? &sx->view : nullptr, sa.view, sb.view);
+      Call check = call;
+      check.a_ptr = sb.view.const_data_ptr();
+      check.b_ptr = sa.view.const_data_ptr();
+      check.bias_ptr = sx ? sx->view.const_data_ptr() : nullptr;
+      check.c_ptr = actual.view.data_ptr();
+      Run(*plan, check);
+      if (!SameBits(expected.view, actual.view, flags.values)) {
+        plan->refused = kMismatch;
+        break;
+      }
+    }
+    // the samples' memory is freed (a synchronizing cudaFree) after the last
+    // comparison waited for the stream
+  } catch (const NoCheckMemory&) {
+    plan->refused = kMemory;
   }
   return plan;
 }

@@ -207,6 +207,66 @@ def test_planning_leaves_the_random_state(shim, prefer_cublaslt, tmp_path):
     assert torch.equal(torch.cuda.get_rng_state(), cuda)
 
 
+#: The caching allocator's counts that any allocation of its memory changes.
+_ALLOCATOR = ("allocation.all.allocated", "allocated_bytes.all.peak",
+              "reserved_bytes.all.current", "segment.all.allocated", "num_alloc_retries",
+              "num_ooms")
+
+
+def _allocator_state():
+    stats = torch.cuda.memory_stats()
+    return {key: stats.get(key, 0) for key in _ALLOCATOR}
+
+
+def test_the_check_leaves_the_caching_allocator_alone(shim, tmp_path):
+    """The check's samples take memory of their own from CUDA: planning an ``addmm``
+    with a bias makes no allocation in the caching allocator, so its peak, its
+    reserved memory and its counts are what the call itself leaves (a step's peak
+    stays stock's even where a problem is first seen at it)."""
+    addmm = _planned(tmp_path, "addmm")
+    x, a, b = _inputs([(1024,), (512, 768), (768, 1024)], {}, torch.float32, 11)
+    out = torch.empty(512, 1024, device="cuda")
+    torch.addmm(x, a, b)  # ATen's cuBLASLt workspace made, as a stock step makes it
+    torch.cuda.synchronize()
+    aten_ops.reset_cublaslt()
+    torch.cuda.reset_peak_memory_stats()
+    before = _allocator_state()
+    addmm([x, a, b, out])
+    torch.cuda.synchronize()
+    assert aten_ops.cublaslt()[1:] in (({}, {"first_call": 1}), ({}, {"mismatch": 1}))
+    assert _allocator_state() == before
+
+
+def test_without_memory_free_for_the_check_the_gemm_keeps_atens_kernel(shim, tmp_path):
+    """Where CUDA has too little memory free for the check's samples (the caching
+    allocator holds nearly all of it here), the problem keeps ATen's kernel
+    (``memory``, kept for later calls). The allocator's out-of-memory path never
+    runs (no cache emptied, no retry or OOM counted), and the failed allocation
+    leaves no CUDA error behind for torch's next check to read."""
+    addmm = _planned(tmp_path, "addmm")
+    # the check needs about 68 MiB here: samples 8 + 8 + 16 + 16 MiB, scratch 16, flags 4
+    x, a, b = _inputs([(2048,), (2048, 1024), (1024, 2048)], {}, torch.float32, 13)
+    out = torch.empty(2048, 2048, device="cuda")
+    expected = torch.addmm(x, a, b)
+    torch.cuda.synchronize()
+    aten_ops.reset_cublaslt()
+    free, _ = torch.cuda.mem_get_info()
+    held = torch.empty(free - (32 << 20), dtype=torch.uint8, device="cuda")
+    try:
+        before = _allocator_state()
+        for _ in range(2):
+            addmm([x, a, b, out])
+        torch.cuda.synchronize()
+        after = _allocator_state()
+    finally:
+        del held
+        torch.cuda.empty_cache()  # the memory back to CUDA, for the next tests' checks
+    assert aten_ops.cublaslt()[1:] == ({}, {"memory": 2})
+    assert after == before
+    assert torch.equal(_bits(out), _bits(expected))
+    assert torch.equal(_bits(torch.addmm(x, a, b)), _bits(expected))  # no error left behind
+
+
 def test_the_devices_kernels_keep_subnormals():
     """A check of the machine, not of the shim: the tier's check makes its edge
     inputs on the GEMM's device, multiplying samples into fp32's subnormal range
