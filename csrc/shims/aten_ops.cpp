@@ -414,8 +414,7 @@ uint64_t g_kept_static[fastlaunch::cublaslt::kDeclineCount] = {};  // under the 
 // (nothing ran, static dispatch takes the call). A problem's first call builds
 // and checks its plan, then runs ATen's kernel like any call that is declined.
 // A plan that fails to build, or whose cuBLASLt call fails (nothing was
-// queued), is refused for good with one warning naming the problem and why;
-// running out of memory while checking leaves the problem for a later call.
+// queued), is refused for good with one warning naming the problem and why.
 std::optional<fastlaunch::cublaslt::Decline> TryPlanned(
     const StaticRoute& route, int kind, at::Tensor& out, const at::Tensor* x,
     const at::Tensor& a, const at::Tensor& b, const at::Scalar& beta, const at::Scalar& alpha) {

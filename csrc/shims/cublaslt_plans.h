@@ -43,7 +43,6 @@
 #include <ATen/cuda/tunable/Tunable.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAFunctions.h>
-#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAStream.h>
 #include <c10/util/env.h>
@@ -526,15 +525,28 @@ inline void Run(Plan& plan, const Call& call) {
 enum class Inputs { kNormal, kWide, kEdges };
 
 // Device memory a check takes from CUDA itself, not from the caching
-// allocator, and gives back when the check ends: the allocator's statistics,
-// its peak and its cached blocks stay as stock leaves them, and a device
-// without the memory free declines the plan (kMemory) instead of running the
-// allocator's out-of-memory path (which empties its cache, calls the user's
-// observers and raises). Null where CUDA had no memory free.
+// allocator: one block, stream-ordered on the check's stream from a pool of its
+// own (allocated there, and freed there after the check's last kernel, with
+// no device-wide synchronization; the pool keeps nothing once it is freed).
+// The allocator's statistics, its peak and its cached blocks stay as stock
+// leaves them, and a device without the memory free declines the plan
+// (kMemory) instead of running the allocator's out-of-memory path (which
+// empties its cache, calls the user's observers and raises). Null where CUDA
+// had no memory free, or where the device has no memory pools.
 class CheckMemory {
  public:
-  explicit CheckMemory(size_t bytes) {
-    const cudaError_t status = C10_CUDA_ERROR_HANDLED(cudaMalloc(&data_, bytes));
+  CheckMemory(size_t bytes, c10::DeviceIndex device, cudaStream_t stream) : stream_(stream) {
+    int pools = 0;
+    C10_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (pools == 0) return;
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    C10_CUDA_CHECK(cudaMemPoolCreate(&pool_, &props));
+    const cudaError_t status =
+        C10_CUDA_ERROR_HANDLED(cudaMallocFromPoolAsync(&data_, bytes, pool_, stream_));
     if (status == cudaErrorMemoryAllocation) {
       C10_CUDA_CLEAR_ERROR();  // not sticky: no later check of torch's may read it
       data_ = nullptr;
@@ -542,61 +554,76 @@ class CheckMemory {
     }
     C10_CUDA_CHECK(status);
   }
+  // The pool goes once its block's free has run on the stream.
   ~CheckMemory() {
-    if (data_ != nullptr) C10_CUDA_CHECK_WARN(cudaFree(data_));
+    if (data_ != nullptr) C10_CUDA_CHECK_WARN(cudaFreeAsync(data_, stream_));
+    if (pool_ != nullptr) C10_CUDA_CHECK_WARN(cudaMemPoolDestroy(pool_));
   }
   CheckMemory(const CheckMemory&) = delete;
   CheckMemory& operator=(const CheckMemory&) = delete;
   void* data() const { return data_; }
 
  private:
+  cudaStream_t stream_;
+  cudaMemPool_t pool_ = nullptr;
   void* data_ = nullptr;
 };
 
-// No device memory free for a check's samples.
-struct NoCheckMemory : std::runtime_error {
-  NoCheckMemory() : std::runtime_error("no device memory free for the check") {}
-};
+// Bytes a piece of `elements` of `itemsize` takes in a check's block: rounded
+// up to 512, so that every piece starts 512-byte aligned.
+inline size_t PieceBytes(int64_t elements, size_t itemsize) {
+  return (static_cast<size_t>(elements) * itemsize + 511) / 512 * 512;
+}
 
-// `elements` of `options`' type in memory of their own (NoCheckMemory where
-// there is none), a 1-D tensor over it. Its data pointer is 256-byte aligned
-// (cudaMalloc's).
-struct Buffer {
-  Buffer(int64_t elements, const at::TensorOptions& options)
-      : memory(static_cast<size_t>(elements) * options.dtype().itemsize()) {
-    if (memory.data() == nullptr) throw NoCheckMemory();
-    values = at::from_blob(memory.data(), {elements}, options);
+// A check's block, handed out in pieces as 1-D tensors, in order.
+class Block {
+ public:
+  Block(const CheckMemory& memory, size_t bytes, at::Device device)
+      : next_(static_cast<char*>(memory.data())), end_(next_ + bytes), device_(device) {}
+  at::Tensor Take(int64_t elements, const at::TensorOptions& options) {
+    const size_t bytes = PieceBytes(elements, options.dtype().itemsize());
+    TORCH_INTERNAL_ASSERT(next_ + bytes <= end_, "a check's piece past its block");
+    void* data = next_;
+    next_ += bytes;
+    return at::for_blob(data, {elements}).options(options).target_device(device_).make_tensor();
   }
-  CheckMemory memory;
-  at::Tensor values;
+
+ private:
+  char* next_;
+  char* end_;
+  at::Device device_;
 };
 
-// The offset, in elements, that gives a buffer's view a data pointer of
-// `alignment` (as Alignment reads it): the buffer's own 256-byte alignment,
+// The offset, in elements, that gives a piece's view a data pointer of
+// `alignment` (as Alignment reads it): the piece's own 512-byte alignment,
 // moved by `alignment` bytes where that is below 256.
 inline int64_t AlignedOffset(const at::Tensor& like, int64_t alignment) {
   return alignment >= 256 ? 0 : alignment / like.element_size();
 }
 
+// The elements of a sample of `like` at `alignment`: its span and the offset.
+inline int64_t SampleElements(const at::Tensor& like, int64_t alignment) {
+  return Extent(like) + AlignedOffset(like, alignment);
+}
+
 // A tensor of `like`'s sizes and strides whose data pointer has `alignment`,
-// over a buffer of its own; refilled in place for each kind of Inputs.
+// over a piece of the check's block; refilled in place for each kind of Inputs.
 struct Sample {
-  Sample(const at::Tensor& like, int64_t alignment)
-      : offset(AlignedOffset(like, alignment)), buffer(Extent(like) + offset, like.options()),
-        view(buffer.values.as_strided(like.sizes(), like.strides(), offset)) {}
-  int64_t offset;
-  Buffer buffer;
+  Sample(const at::Tensor& like, int64_t alignment, Block& block)
+      : values(block.Take(SampleElements(like, alignment), like.options())),
+        view(values.as_strided(like.sizes(), like.strides(), AlignedOffset(like, alignment))) {}
+  at::Tensor values;
   at::Tensor view;
 };
 
 // Fills `sample` from `generator` as `inputs` says, on its device, in place:
 // `scratch` (at least as many elements, of its type) and `flags` (as many
 // bools) are the only other memory it writes. The draws are those of
-// at::randn and at::randint over the whole buffer. The edge inputs keep their
+// at::randn and at::randint over the whole piece. The edge inputs keep their
 // subnormals as long as the device's kernels do (tests/hw checks it).
 inline void Fill(Sample& sample, Inputs inputs, at::Generator& generator,
                  const at::Tensor& scratch, const at::Tensor& flags) {
-  at::Tensor& values = sample.buffer.values;
+  at::Tensor& values = sample.values;
   const int64_t n = values.numel();
   values.normal_(0, 1, generator);
   if (inputs == Inputs::kNormal) return;
@@ -642,57 +669,68 @@ using Reference =
 // of Inputs of the call's geometry and alignment (a private generator on the
 // call's device: the user's random state is untouched). Touches none of the
 // call's own tensors, and none of the caching allocator's memory: the samples
-// take memory of their own, once for the three sets (kMemory where the device
-// has none free). It synchronizes (each comparison): the caller runs it
-// outside any capture on this thread, and relaxes the capture mode so that
-// another thread's capture is neither refused nor invalidated by it.
+// share one CheckMemory block, made once for the three sets (kMemory where
+// the device has none free). It synchronizes the call's stream (each
+// comparison): the caller runs it outside any capture on this thread, and
+// relaxes the capture mode so that another thread's capture is neither
+// refused nor invalidated by it.
 inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
                                       const at::Tensor* x, const at::Tensor& a,
                                       const at::Tensor& b, const Reference& reference) {
   c10::cuda::CUDAStreamCaptureModeGuard relaxed(cudaStreamCaptureModeRelaxed);
-  const c10::cuda::CUDAGuard device(out.device());
   auto plan = std::make_unique<Plan>();
   Build(call, plan.get());
   if (plan->refused) return plan;
   using P = Problem;
   const auto& v = call.problem.v;
   const bool bias = x != nullptr && v[P::kBias] != 0;
-  try {
-    Sample sa(a, v[P::kAlignB]), sb(b, v[P::kAlignA]);
-    std::optional<Sample> sx;
-    if (bias) sx.emplace(*x, v[P::kAlignBias]);
-    Sample expected(out, v[P::kAlignC]), actual(out, v[P::kAlignC]);
-    int64_t most = std::max({sa.buffer.values.numel(), sb.buffer.values.numel(),
-                             expected.buffer.values.numel()});
-    if (sx) most = std::max(most, sx->buffer.values.numel());
-    const Buffer scratch(most, out.options());
-    const Buffer flags(most, out.options().dtype(at::kBool));
-    at::Generator generator = at::cuda::detail::createCUDAGenerator(out.device().index());
-    generator.set_current_seed(0x5eed);
-    for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
-      Fill(sa, inputs, generator, scratch.values, flags.values);
-      Fill(sb, inputs, generator, scratch.values, flags.values);
-      if (sx) Fill(*sx, inputs, generator, scratch.values, flags.values);
-      Fill(expected, Inputs::kNormal, generator, scratch.values, flags.values);
-      Fill(actual, Inputs::kNormal, generator, scratch.values, flags.values);
-      reference(expected.view, sx ? &sx->view : nullptr, sa.view, sb.view);
-      Call check = call;
-      check.a_ptr = sb.view.const_data_ptr();
-      check.b_ptr = sa.view.const_data_ptr();
-      check.bias_ptr = sx ? sx->view.const_data_ptr() : nullptr;
-      check.c_ptr = actual.view.data_ptr();
-      Run(*plan, check);
-      if (!SameBits(expected.view, actual.view, flags.values)) {
-        plan->refused = kMismatch;
-        break;
-      }
-    }
-    // the samples' memory is freed (a synchronizing cudaFree) after the last
-    // comparison waited for the stream
-  } catch (const NoCheckMemory&) {
-    plan->refused = kMemory;
+  // the block: the samples (a, b, the bias, two outputs), then a scratch piece
+  // and a byte per element of the largest
+  const size_t itemsize = out.element_size();
+  const int64_t outputs = SampleElements(out, v[P::kAlignC]);
+  int64_t most = std::max({SampleElements(a, v[P::kAlignB]), SampleElements(b, v[P::kAlignA]),
+                           outputs});
+  size_t bytes = PieceBytes(SampleElements(a, v[P::kAlignB]), itemsize) +
+                 PieceBytes(SampleElements(b, v[P::kAlignA]), itemsize) +
+                 2 * PieceBytes(outputs, itemsize);
+  if (bias) {
+    most = std::max(most, SampleElements(*x, v[P::kAlignBias]));
+    bytes += PieceBytes(SampleElements(*x, v[P::kAlignBias]), itemsize);
   }
-  return plan;
+  bytes += PieceBytes(most, itemsize) + PieceBytes(most, 1);
+  const CheckMemory memory(bytes, out.device().index(), at::cuda::getCurrentCUDAStream());
+  if (memory.data() == nullptr) {
+    plan->refused = kMemory;
+    return plan;
+  }
+  Block block(memory, bytes, out.device());
+  Sample sa(a, v[P::kAlignB], block), sb(b, v[P::kAlignA], block);
+  std::optional<Sample> sx;
+  if (bias) sx.emplace(*x, v[P::kAlignBias], block);
+  Sample expected(out, v[P::kAlignC], block), actual(out, v[P::kAlignC], block);
+  const at::Tensor scratch = block.Take(most, out.options());
+  const at::Tensor flags = block.Take(most, out.options().dtype(at::kBool));
+  at::Generator generator = at::cuda::detail::createCUDAGenerator(out.device().index());
+  generator.set_current_seed(0x5eed);
+  for (Inputs inputs : {Inputs::kNormal, Inputs::kWide, Inputs::kEdges}) {
+    Fill(sa, inputs, generator, scratch, flags);
+    Fill(sb, inputs, generator, scratch, flags);
+    if (sx) Fill(*sx, inputs, generator, scratch, flags);
+    Fill(expected, Inputs::kNormal, generator, scratch, flags);
+    Fill(actual, Inputs::kNormal, generator, scratch, flags);
+    reference(expected.view, sx ? &sx->view : nullptr, sa.view, sb.view);
+    Call check = call;
+    check.a_ptr = sb.view.const_data_ptr();
+    check.b_ptr = sa.view.const_data_ptr();
+    check.bias_ptr = sx ? sx->view.const_data_ptr() : nullptr;
+    check.c_ptr = actual.view.data_ptr();
+    Run(*plan, check);
+    if (!SameBits(expected.view, actual.view, flags)) {
+      plan->refused = kMismatch;
+      break;
+    }
+  }
+  return plan;  // the tensors over the block go before it, freed on the stream
 }
 
 // The problem in words (for a warning): sizes, leading dimensions, transposes, alignments.
