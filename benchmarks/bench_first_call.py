@@ -152,10 +152,10 @@ def main() -> int:
     summary = {v: {key: statistics.median(run[key] for run in runs[v])
                    for key in ("first_call_s", "second_call_s", "later_median_s")}
                for v in names}
-    for v in names:  # the allocator's peaks are exact: every process's, not a median
+    for v in names:
+        # the allocator's peaks are exact: every process's, not a median
         summary[v]["peak_mib_first_two"] = sorted({run["peak_mib_first_two"] for run in runs[v]})
         summary[v]["peak_mib"] = sorted({run["peak_mib"] for run in runs[v]})
-    for v in names:
         summary[v]["first_two_vs_stock"] = statistics.median(
             first_two(mine) / first_two(stock) for mine, stock in zip(runs[v], runs["stock"]))
     print(json.dumps(summary, indent=1))

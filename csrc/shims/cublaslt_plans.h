@@ -687,17 +687,13 @@ inline std::unique_ptr<Plan> MakePlan(const Call& call, const at::Tensor& out,
   // the block: the samples (a, b, the bias, two outputs), then a scratch piece
   // and a byte per element of the largest
   const size_t itemsize = out.element_size();
+  const int64_t in_a = SampleElements(a, v[P::kAlignB]), in_b = SampleElements(b, v[P::kAlignA]);
+  const int64_t in_x = bias ? SampleElements(*x, v[P::kAlignBias]) : 0;
   const int64_t outputs = SampleElements(out, v[P::kAlignC]);
-  int64_t most = std::max({SampleElements(a, v[P::kAlignB]), SampleElements(b, v[P::kAlignA]),
-                           outputs});
-  size_t bytes = PieceBytes(SampleElements(a, v[P::kAlignB]), itemsize) +
-                 PieceBytes(SampleElements(b, v[P::kAlignA]), itemsize) +
-                 2 * PieceBytes(outputs, itemsize);
-  if (bias) {
-    most = std::max(most, SampleElements(*x, v[P::kAlignBias]));
-    bytes += PieceBytes(SampleElements(*x, v[P::kAlignBias]), itemsize);
-  }
-  bytes += PieceBytes(most, itemsize) + PieceBytes(most, 1);
+  const int64_t most = std::max({in_a, in_b, in_x, outputs});
+  const size_t bytes = PieceBytes(in_a, itemsize) + PieceBytes(in_b, itemsize) +
+                       PieceBytes(in_x, itemsize) + 2 * PieceBytes(outputs, itemsize) +
+                       PieceBytes(most, itemsize) + PieceBytes(most, 1);
   const CheckMemory memory(bytes, out.device().index(), at::cuda::getCurrentCUDAStream());
   if (memory.data() == nullptr) {
     plan->refused = kMemory;

@@ -282,8 +282,8 @@ def test_without_memory_free_for_the_check_the_gemm_keeps_atens_kernel(shim, tmp
     held = torch.empty(free - (32 << 20), dtype=torch.uint8, device="cuda")
     try:
         before = _allocator_state()
-        free = torch.cuda.mem_get_info()[0]
-        assert free < 48 << 20, f"{free} bytes still free: the check would fit"
+        left = torch.cuda.mem_get_info()[0]
+        assert left < 48 << 20, f"{left} bytes still free: the check would fit"
         for _ in range(2):
             addmm([x, a, b, out])
         torch.cuda.synchronize()
